@@ -1,0 +1,113 @@
+// `dropsim run FILE... [-o DIR]`: simulate scenarios on all cores, write one HDF5 per run.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "apps/commands.hpp"
+#include "io/atomic_file.hpp"
+#include "io/hdf5_trace.hpp"
+#include "io/io_error.hpp"
+#include "io/scenario.hpp"
+
+namespace dropsim::app {
+
+namespace {
+
+struct RunOptions {
+  std::vector<std::string> files;
+  std::string output_dir = "results";
+  io::IntegratorOverride integrator;
+  int jobs = 0;
+};
+
+struct Outcome {
+  Trace trace;
+  std::string error;  // I/O failure while writing
+};
+
+void print_summary(const io::Scenario& s, const Trace& t) {
+  const std::size_t peak = t.peak_index();
+  const bool ok = t.stats.status != integrators::Status::diverged;
+  std::printf("%-26s %10.4g %7.3g %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), s.drop.law.effective_modulus,
+              s.combined_dissipation, t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
+              t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
+}
+
+int run_all(const RunOptions& o) {
+  // Validate everything before simulating anything: bad input writes nothing.
+  std::vector<io::Scenario> scenarios;
+  for (const auto& f : o.files) {
+    scenarios.push_back(io::load_scenario(f));
+    io::apply_override(scenarios.back(), o.integrator);
+  }
+  for (std::size_t i = 0; i < scenarios.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (scenarios[i].name == scenarios[j].name)
+        throw io::InputError(scenarios[i].file, "/name",
+                             "\"" + scenarios[i].name + "\" is also the name of " + scenarios[j].file +
+                                 "; both would write the same output file");
+  io::check_output_directory(o.output_dir);
+
+  std::vector<Outcome> outcomes(scenarios.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex progress;
+  std::size_t done = 0;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < scenarios.size();) {
+      const auto& s = scenarios[i];
+      outcomes[i].trace = simulate(s.drop, s.run);
+      try {
+        io::write_trace_hdf5((std::filesystem::path(o.output_dir) / (s.name + ".h5")).string(), s, outcomes[i].trace);
+      } catch (const io::IoError& e) {
+        outcomes[i].error = e.what();
+      }
+      std::lock_guard lock(progress);
+      std::fprintf(stderr, "\r[%zu/%zu] %-40s", ++done, scenarios.size(), s.name.c_str());
+      if (done == scenarios.size()) std::fprintf(stderr, "\n");
+    }
+  };
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const auto threads = std::min<std::size_t>(o.jobs > 0 ? static_cast<std::size_t>(o.jobs) : hw, scenarios.size());
+  std::vector<std::thread> pool;
+  for (std::size_t k = 0; k < threads; ++k) pool.emplace_back(worker);
+  for (auto& th : pool) th.join();
+
+  std::printf("%-26s %10s %7s %9s %9s %8s %8s %9s  %s\n", "name", "E*_Pa", "alpha", "xh_eq", "peak_F/Mg", "tau_peak",
+              "steps", "rhs_evals", "status");
+  int code = exit_ok;
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    print_summary(scenarios[i], outcomes[i].trace);
+    const auto& t = outcomes[i].trace;
+    if (t.stats.status == integrators::Status::diverged) {
+      std::fprintf(stderr, "dropsim: %s: diverged at t = %.6g s: %s\n", scenarios[i].file.c_str(), t.stats.end_time,
+                   t.stats.reason.c_str());
+      code = std::max(code, int(exit_check_failed));
+    }
+    if (!outcomes[i].error.empty()) {
+      std::fprintf(stderr, "dropsim: %s\n", outcomes[i].error.c_str());
+      code = exit_bad_input;
+    }
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, Runner& run) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "simulate scenario files, write DIR/<name>.h5");
+  cmd->add_option("files", o->files, "scenario JSON files")->required();
+  cmd->add_option("-o,--output", o->output_dir, "output directory (default results/)");
+  cmd->add_option("--integrator", o->integrator.name, "override the scenario's integrator");
+  cmd->add_option("--step", o->integrator.step, "fixed step (s)")->check(CLI::PositiveNumber);
+  cmd->add_option("--rtol", o->integrator.rtol, "relative tolerance")->check(CLI::PositiveNumber);
+  cmd->add_option("--atol", o->integrator.atol, "absolute tolerance (all components)")->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--jobs", o->jobs, "parallel runs (default: all cores)")->check(CLI::PositiveNumber);
+  cmd->callback([o, &run] { run = [o] { return run_all(*o); }; });
+}
+
+}  // namespace dropsim::app

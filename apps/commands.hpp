@@ -1,0 +1,16 @@
+// The dropsim subcommands: each registers itself on the CLI11 app and runs when chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace dropsim::app {
+
+// Exit statuses (INTERFACE.md): 0 ok, 1 a check failed or a run diverged, 2 bad input or I/O.
+enum ExitCode : int { exit_ok = 0, exit_check_failed = 1, exit_bad_input = 2 };
+
+// Each add_* registers a subcommand and sets `run` to its body when parsed.
+using Runner = std::function<int()>;
+void add_run_command(CLI::App& app, Runner& run);
+
+}  // namespace dropsim::app

@@ -1,0 +1,29 @@
+// dropsim: drop-test simulation for choosing penalty-contact parameters and steps.
+#include <iostream>
+
+#include "apps/commands.hpp"
+#include "io/input_error.hpp"
+#include "io/io_error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace dropsim::app;
+  CLI::App app{"dropsim: penalty-contact drop tests, scaling laws and step limits"};
+  app.require_subcommand(1);
+  Runner run;
+  add_run_command(app, run);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? exit_ok : exit_bad_input;
+  }
+  try {
+    return run();
+  } catch (const dropsim::io::InputError& e) {
+    std::cerr << "dropsim: " << e.what() << "\n";
+    return exit_bad_input;
+  } catch (const dropsim::io::IoError& e) {
+    std::cerr << "dropsim: " << e.what() << "\n";
+    return exit_bad_input;
+  }
+}

@@ -1,0 +1,214 @@
+// Adaptive Dormand–Prince 5(4) with dense output and event landing.
+//
+// Boost.Odeint supplies the stepper (error estimate, FSAL, dense output); this
+// driver adds what penalty contact needs and odeint's controller lacks:
+//  - a per-component absolute tolerance (positions and speeds scale with the
+//    model, so a 2 mm mouse gets the same relative accuracy as a giraffe);
+//  - no step ever straddles a kink of the force law: when a switching function
+//    (indentation, the no-pull clamp) changes sign inside a step, the root is
+//    found on the dense output and the step is redone to end on it. In free
+//    fall the error estimate is exactly zero and the step grows without bound;
+//    without this the step jumps through the ground (Simbody's RKF does).
+//  - outputs on a fixed grid from the dense output, never by stepping to them.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "integrators/odeint.hpp"
+#include "integrators/system.hpp"
+
+namespace dropsim::integrators {
+
+struct AdaptiveSettings {
+  double rtol = 1e-9;
+  double initial_step = 0.0;  // 0: chosen from the scale of the problem
+  double max_step = 0.0;      // 0: unbounded
+};
+
+template <class System>
+class Dopri5 {
+ public:
+  using Vector = typename System::Vector;
+  static constexpr int order = 5;
+
+  // Integrates x from t0 to grid.back(); calls observer(x, t) at every grid
+  // time (grid.front() == t0). The observer returns false to stop the run.
+  // atol holds one absolute tolerance per state component.
+  template <class Observer>
+  IntegrationStats integrate(const System& system, Vector& x, const std::vector<double>& grid,
+                             const AdaptiveSettings& settings, const Vector& atol, Observer&& observer) {
+    IntegrationStats stats;
+    const CountingSystem<System> sys{&system, &stats.rhs_evaluations};
+    double t = grid.front();
+    const double t_end = grid.back();
+    const int n_switch = system.num_switches();
+    switch_old_.resize(n_switch);
+    switch_new_.resize(n_switch);
+    switch_mid_.resize(n_switch);
+    switch_probe_.resize(n_switch);
+
+    Vector dxdt = x, x_new = x, dxdt_new = x, x_err = x;
+    sys(x, dxdt, t);
+    system.switches(x, switch_old_.data());
+
+    std::size_t next_output = 0;
+    while (next_output < grid.size() && grid[next_output] <= t) {
+      if (!observer(x, grid[next_output])) return stopped(stats, t, "stopped by observer");
+      ++next_output;
+    }
+
+    double h = settings.initial_step > 0.0 ? settings.initial_step : initial_step(x, dxdt, atol, settings.rtol, t_end - t);
+    const double h_min = 1e-14 * std::max(1.0, std::abs(t_end));
+    // A root closer than this to the step start counts as landed on.
+    const double event_time_tolerance = 1e-12 * std::max(1.0, std::abs(t_end));
+    bool landing = false;  // the current try was shortened to end on a root
+    double h_after_landing = h;
+
+    while (t < t_end) {
+      if (settings.max_step > 0.0) h = std::min(h, settings.max_step);
+      if (t + h >= t_end || t_end - (t + h) < h_min) h = t_end - t;
+      stepper_.do_step(sys, x, dxdt, t, x_new, dxdt_new, h, x_err);
+
+      const double err = error_norm(x, x_new, x_err, atol, settings.rtol);
+      if (!(err <= 1.0)) {  // also catches NaN
+        ++stats.rejected_steps;
+        landing = false;
+        h *= std::isfinite(err) ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 1.0) : 0.1;
+        if (h < h_min) return diverged(stats, t, "step size underflow (the solution is not smooth or blows up)");
+        continue;
+      }
+
+      // Does a switching function change sign inside the step?
+      if (n_switch > 0 && !landing) {
+        const double t_root = first_root(system, x, dxdt, t, x_new, dxdt_new, t + h);
+        if (t_root < t + h && t_root - t > event_time_tolerance) {
+          h_after_landing = h;  // what the error control would have allowed
+          h = t_root - t;       // redo the step so that it ends on the kink
+          landing = true;
+          continue;
+        }
+      }
+
+      // Accepted: emit outputs inside (t, t + h] from the dense output.
+      const double t_new = t + h;
+      while (next_output < grid.size() && grid[next_output] <= t_new) {
+        const double to = grid[next_output];
+        if (to == t_new) {
+          sample_ = x_new;
+        } else {
+          stepper_.calc_state(to, sample_, x, dxdt, t, x_new, dxdt_new, t_new);
+        }
+        if (!observer(sample_, to)) {
+          x = sample_;
+          return stopped(stats, to, "stopped by observer");
+        }
+        ++next_output;
+      }
+      ++stats.steps;
+      if (landing) ++stats.events;
+      x = x_new;
+      dxdt = dxdt_new;
+      t = t_new;
+      system.project(x);
+      if (!all_finite(x)) return diverged(stats, t, "non-finite state");
+      system.switches(x, switch_old_.data());
+
+      const double grow = err > 0.0 ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0) : 5.0;
+      // After landing on a kink, resume with the step the error control chose
+      // before the kink shortened it.
+      h = landing ? h_after_landing : h * grow;
+      landing = false;
+    }
+    stats.end_time = t;
+    return stats;
+  }
+
+ private:
+  using OdeintStepper = boost::numeric::odeint::runge_kutta_dopri5<
+      Vector, double, Vector, double, boost::numeric::odeint::vector_space_algebra>;
+
+  static IntegrationStats diverged(IntegrationStats s, double t, const char* why) {
+    s.status = Status::diverged;
+    s.end_time = t;
+    s.reason = why;
+    return s;
+  }
+  static IntegrationStats stopped(IntegrationStats s, double t, const char* why) {
+    s.status = Status::stopped;
+    s.end_time = t;
+    s.reason = why;
+    return s;
+  }
+
+  static double error_norm(const Vector& x0, const Vector& x1, const Vector& err, const Vector& atol, double rtol) {
+    double worst = 0.0;
+    for (Eigen::Index i = 0; i < x0.size(); ++i) {
+      const double scale = atol[i] + rtol * std::max(std::abs(x0[i]), std::abs(x1[i]));
+      worst = std::max(worst, std::abs(err[i]) / scale);
+      if (!std::isfinite(err[i]) || !std::isfinite(x1[i])) return std::numeric_limits<double>::infinity();
+    }
+    return worst;
+  }
+
+  // Hairer–Nørsett–Wanner's starting step, capped by the span.
+  static double initial_step(const Vector& x, const Vector& dxdt, const Vector& atol, double rtol, double span) {
+    double d0 = 0.0, d1 = 0.0;
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      const double sc = atol[i] + rtol * std::abs(x[i]);
+      d0 = std::max(d0, std::abs(x[i]) / sc);
+      d1 = std::max(d1, std::abs(dxdt[i]) / sc);
+    }
+    double h = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 * span : 0.01 * d0 / d1;
+    return std::min(h, 0.01 * span);
+  }
+
+  // Earliest root of any switching function in (t0, t1], on the dense output.
+  // Returns t1 (or beyond) when no sign changes; checks the midpoint too so a
+  // step cannot pass through a thin contact phase and out again.
+  double first_root(const System& system, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
+                    const Vector& d1, double t1) {
+    system.switches(x1, switch_new_.data());
+    const double tm = 0.5 * (t0 + t1);
+    stepper_.calc_state(tm, sample_, x0, d0, t0, x1, d1, t1);
+    system.switches(sample_, switch_mid_.data());
+    double earliest = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < switch_old_.size(); ++k) {
+      double a = t0, b = t1;
+      if (sign_changed(switch_old_[k], switch_mid_[k])) b = tm;
+      else if (sign_changed(switch_mid_[k], switch_new_[k])) a = tm;
+      else continue;
+      earliest = std::min(earliest, bisect(system, k, x0, d0, t0, x1, d1, t1, a, b));
+    }
+    return earliest;
+  }
+
+  static bool sign_changed(double a, double b) { return (a > 0.0) != (b > 0.0); }
+
+  // Bisection on the interpolant to near machine precision: dense-output
+  // evaluations cost no right-hand sides.
+  double bisect(const System& system, std::size_t k, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
+                const Vector& d1, double t1, double a, double b) {
+    auto g = [&](double tt) {
+      stepper_.calc_state(tt, sample_, x0, d0, t0, x1, d1, t1);
+      system.switches(sample_, switch_probe_.data());
+      return switch_probe_[k];
+    };
+    const bool positive_at_a = g(a) > 0.0;
+    for (int it = 0; it < 80 && b - a > 4.0 * std::numeric_limits<double>::epsilon() * std::abs(b); ++it) {
+      const double m = 0.5 * (a + b);
+      if ((g(m) > 0.0) == positive_at_a) a = m;
+      else b = m;
+    }
+    return b;  // the first time at which the sign has changed
+  }
+
+  OdeintStepper stepper_;
+  Vector sample_;
+  std::vector<double> switch_old_, switch_new_, switch_mid_, switch_probe_;
+};
+
+}  // namespace dropsim::integrators

@@ -1,0 +1,62 @@
+// The system concept every integrator works on, and the result of an integration.
+//
+// A System (Boost.Odeint style, plus what penalty contact needs):
+//   using Vector = Eigen::Matrix<double, N, 1>;   // N fixed or Eigen::Dynamic
+//   int size() const;                      // state x = [q; u], length nq + nu
+//   int num_positions() const;             // nq
+//   void operator()(const Vector& x, Vector& dxdt, double t) const;   // dx/dt
+//   void position_rate(const Vector& x, Vector& dxdt) const;  // head(nq) of dx/dt only
+//   int num_switches() const;              // piecewise-smooth boundaries
+//   void switches(const Vector& x, double* s) const;          // smooth where no s changes sign
+//   void project(Vector& x) const;         // back onto the state manifold (unit quaternions)
+// Integrators know nothing else of the physics.
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace dropsim::integrators {
+
+enum class Status { ok, diverged, stopped };
+
+struct IntegrationStats {
+  Status status = Status::ok;
+  long steps = 0;            // accepted steps
+  long rejected_steps = 0;
+  long rhs_evaluations = 0;
+  long events = 0;           // steps landed on a switching-function root
+  double end_time = 0.0;     // where integration stopped
+  std::string reason;        // why it stopped early, if it did
+};
+
+// Counts right-hand-side evaluations; passed by value to odeint steppers.
+template <class System>
+struct CountingSystem {
+  const System* system;
+  long* count;
+  template <class X, class DX>
+  void operator()(const X& x, DX& dxdt, double t) const {
+    ++*count;
+    (*system)(x, dxdt, t);
+  }
+};
+
+// The output grid: t0, t0 + interval, ..., always ending exactly at t1.
+inline std::vector<double> output_grid(double t0, double t1, double interval) {
+  std::vector<double> grid;
+  const auto n = static_cast<long>(std::floor((t1 - t0) / interval * (1.0 + 1e-12)));
+  grid.reserve(static_cast<std::size_t>(n) + 2);
+  for (long k = 0; k <= n; ++k) grid.push_back(t0 + static_cast<double>(k) * interval);
+  if (t1 - grid.back() > 1e-9 * interval) grid.push_back(t1);
+  else grid.back() = t1;
+  return grid;
+}
+
+template <class Vector>
+bool all_finite(const Vector& x) {
+  return x.allFinite();
+}
+
+}  // namespace dropsim::integrators

@@ -1,0 +1,117 @@
+// HDF5 trace writer: time-major datasets, shuffle+deflate, /time as a dimension scale.
+#include "io/hdf5_trace.hpp"
+
+#include <H5Cpp.h>
+#include <hdf5_hl.h>
+
+#include <algorithm>
+
+#include "io/atomic_file.hpp"
+#include "io/io_error.hpp"
+
+namespace dropsim::io {
+
+namespace {
+
+const H5::StrType& utf8_string() {
+  static const H5::StrType type = [] {
+    H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
+    t.setCset(H5T_CSET_UTF8);
+    return t;
+  }();
+  return type;
+}
+
+template <class Location>
+void string_attribute(Location& where, const char* name, const std::string& value) {
+  H5::Attribute a = where.createAttribute(name, utf8_string(), H5::DataSpace(H5S_SCALAR));
+  a.write(utf8_string(), value);
+}
+
+template <class Location, class T>
+void number_attribute(Location& where, const char* name, T value) {
+  const H5::PredType& type = std::is_integral_v<T> ? H5::PredType::NATIVE_LLONG : H5::PredType::NATIVE_DOUBLE;
+  H5::Attribute a = where.createAttribute(name, type, H5::DataSpace(H5S_SCALAR));
+  if constexpr (std::is_integral_v<T>) {
+    const long long v = value;
+    a.write(type, &v);
+  } else {
+    const double v = value;
+    a.write(type, &v);
+  }
+}
+
+// One time-major dataset, chunked by rows, shuffle + deflate.
+H5::DataSet dataset(H5::Group& where, const char* name, const std::vector<double>& data, hsize_t rows, hsize_t columns,
+                    const char* units) {
+  const int rank = columns == 0 ? 1 : 2;
+  const hsize_t dims[2] = {rows, columns};
+  H5::DataSpace space(rank, dims);
+  H5::DSetCreatPropList props;
+  if (rows > 0) {
+    const hsize_t chunk[2] = {std::min<hsize_t>(rows, 8192), std::max<hsize_t>(columns, 1)};
+    props.setChunk(rank, chunk);
+    props.setShuffle();
+    props.setDeflate(4);
+  }
+  H5::DataSet d = where.createDataSet(name, H5::PredType::NATIVE_DOUBLE, space, props);
+  if (rows > 0) d.write(data.data(), H5::PredType::NATIVE_DOUBLE);
+  string_attribute(d, "units", units);
+  return d;
+}
+
+}  // namespace
+
+void write_trace_hdf5(const std::string& path, const Scenario& scenario, const Trace& t) {
+  AtomicFile out(path);
+  try {
+    H5::Exception::dontPrint();
+    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC);
+    H5::Group root = file.openGroup("/");
+    const hsize_t n = t.samples();
+    const auto C = static_cast<hsize_t>(t.contacts);
+
+    H5::DataSet time = dataset(root, "time", t.time, n, 0, "s");
+    H5DSset_scale(time.getId(), "time");
+    std::vector<H5::DataSet> timed;
+    timed.push_back(dataset(root, "tau", t.tau, n, 0, "1"));
+    timed.push_back(dataset(root, "force", t.force, n, 0, "N"));
+    timed.push_back(dataset(root, "force_normalized", t.force_normalized, n, 0, "1"));
+    timed.push_back(dataset(root, "contact_force", t.contact_force, n, C, "N"));
+    timed.push_back(dataset(root, "indentation", t.indentation, n, C, "m"));
+    timed.push_back(dataset(root, "indentation_relative", t.indentation_relative, n, C, "1"));
+    timed.push_back(dataset(root, "q", t.q, n, static_cast<hsize_t>(t.nq), "m"));
+    timed.push_back(dataset(root, "u", t.u, n, static_cast<hsize_t>(t.nu), "m/s"));
+    H5::Group energy = file.createGroup("energy");
+    timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J"));
+    timed.push_back(dataset(energy, "potential", t.potential, n, 0, "J"));
+    timed.push_back(dataset(energy, "elastic", t.elastic, n, 0, "J"));
+    timed.push_back(dataset(energy, "dissipated", t.dissipated, n, 0, "J"));
+    for (auto& d : timed) H5DSattach_scale(d.getId(), time.getId(), 0);
+
+    string_attribute(root, "dropsim_version", DROPSIM_VERSION);
+    string_attribute(root, "scenario", scenario.resolved.dump());
+    string_attribute(root, "integrator", t.integrator);
+    const bool diverged = t.stats.status == integrators::Status::diverged;
+    string_attribute(root, "status", diverged ? "diverged" : "ok");
+    if (diverged) {
+      string_attribute(root, "diverged_reason", t.stats.reason);
+      number_attribute(root, "diverged_time", t.stats.end_time);
+    }
+    number_attribute(root, "steps", t.stats.steps);
+    number_attribute(root, "rejected_steps", t.stats.rejected_steps);
+    number_attribute(root, "rhs_evaluations", t.stats.rhs_evaluations);
+    if (t.step > 0.0) number_attribute(root, "step", t.step);
+    number_attribute(root, "wall_time_s", t.wall_time);
+    number_attribute(root, "equilibrium_indentation_relative", t.final_indentation_relative());
+    const std::size_t peak = t.peak_index();
+    number_attribute(root, "peak_force_normalized", n ? t.force_normalized[peak] : 0.0);
+    number_attribute(root, "tau_of_peak", n ? t.tau[peak] : 0.0);
+    file.close();
+  } catch (const H5::Exception& e) {
+    throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
+  }
+  out.commit();
+}
+
+}  // namespace dropsim::io

@@ -1,0 +1,15 @@
+// Trace -> HDF5 file (INTERFACE.md "HDF5 traces"), written atomically.
+#pragma once
+
+#include <string>
+
+#include "io/scenario.hpp"
+#include "sim/trace.hpp"
+
+namespace dropsim::io {
+
+// Writes `trace` of `scenario` to `path`; the file is complete or absent.
+// Throws IoError.
+void write_trace_hdf5(const std::string& path, const Scenario& scenario, const Trace& trace);
+
+}  // namespace dropsim::io

@@ -1,0 +1,55 @@
+// Validated reading of one JSON object: every key read is checked, every key not read is an error.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "io/input_error.hpp"
+
+namespace dropsim::io {
+
+// Rules a number may have to obey; each names itself in the error message.
+enum class Bound { any, positive, nonnegative, fraction /* (0, 1) */ };
+
+class ObjectReader {
+ public:
+  // Throws InputError unless `value` is a JSON object.
+  ObjectReader(const nlohmann::json& value, std::string path, std::string file);
+
+  bool has(const std::string& key) const;
+  std::string path_of(const std::string& key) const { return path_ + "/" + key; }
+  const std::string& path() const { return path_; }
+  const std::string& file() const { return file_; }
+
+  double number(const std::string& key, Bound bound);
+  std::optional<double> optional_number(const std::string& key, Bound bound);
+  long integer(const std::string& key, long min, long max);
+  std::optional<long> optional_integer(const std::string& key, long min, long max);
+  std::string string(const std::string& key);
+  std::optional<std::string> optional_string(const std::string& key);
+  std::optional<bool> optional_boolean(const std::string& key);
+  ObjectReader object(const std::string& key);
+  std::optional<ObjectReader> optional_object(const std::string& key);
+  const nlohmann::json& raw(const std::string& key);  // marks the key as read
+
+  // At most one of `keys` may be present.
+  void exclusive(const std::vector<std::string>& keys) const;
+  // Throws for the first key that was never read: a typo must not pass silently.
+  void reject_unknown_keys() const;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& rule) const;
+
+ private:
+  const nlohmann::json& value_;
+  std::string path_, file_;
+  std::set<std::string> read_;           // keys consumed
+  mutable std::set<std::string> known_;  // keys the parser asked about
+};
+
+// A short rendering of a JSON value for error messages.
+std::string show(const nlohmann::json& value);
+
+}  // namespace dropsim::io

@@ -1,0 +1,233 @@
+// Scenario JSON -> validated Scenario (INTERFACE.md, drop form).
+#include "io/scenario.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "io/json_reader.hpp"
+#include "sim/combining.hpp"
+#include "sim/scaling.hpp"
+
+namespace dropsim::io {
+
+using nlohmann::json;
+
+namespace {
+
+// Limits that catch absurd input before it costs hours or gigabytes.
+constexpr long max_spheres = 100000;
+constexpr double max_output_samples = 2e7;
+
+std::optional<ContactLawKind> law_from_string(const std::string& name) {
+  for (auto k : {ContactLawKind::hertz, ContactLawKind::hunt_crossley, ContactLawKind::linear,
+                 ContactLawKind::linear_damped})
+    if (to_string(k) == name) return k;
+  return std::nullopt;
+}
+
+bool hertz_family(ContactLawKind k) { return k == ContactLawKind::hertz || k == ContactLawKind::hunt_crossley; }
+
+struct DropGeometry {
+  double mass = 0.0, radius = 0.0;
+  long spheres = 0;
+};
+
+// `contact` of the drop form: law, moduli (typed or scaled from a reference), dissipation.
+void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model, json& out) {
+  const std::string law_name = r.string("law");
+  const auto kind = law_from_string(law_name);
+  if (!kind)
+    r.fail("law", "unknown contact law \"" + law_name + "\"; expected hertz, hunt_crossley, linear or linear_damped");
+  ContactLaw& law = model.law;
+  law.kind = *kind;
+  law.radius = g.radius;
+  out["law"] = law_name;
+
+  if (!hertz_family(*kind)) {
+    law.stiffness = r.number("stiffness", Bound::positive);
+    out["stiffness"] = law.stiffness;
+    if (*kind == ContactLawKind::linear_damped) {
+      law.damping = r.number("damping", Bound::nonnegative);
+      out["damping"] = law.damping;
+    }
+    r.reject_unknown_keys();
+    return;
+  }
+
+  const std::string rule_name = r.optional_string("combining").value_or("sherman");
+  const auto rule = combining_rule_from_string(rule_name);
+  if (!rule) r.fail("combining", "unknown combining rule \"" + rule_name + "\"; expected sherman, johnson or none");
+  out["combining"] = rule_name;
+  const bool damped = *kind == ContactLawKind::hunt_crossley;
+
+  double stiffness = 0.0, dissipation = 0.0;
+  r.exclusive({"scaled_from", "stiffness"});
+  r.exclusive({"scaled_from", "dissipation"});
+  if (auto ref = r.optional_object("scaled_from")) {
+    // The paper's scaling: [P11] for the modulus, [P15] (optional) for alpha.
+    SphereSupport a{ref->number("mass", Bound::positive), 0, 0.0};
+    a.spheres = static_cast<int>(ref->integer("spheres", 1, max_spheres));
+    a.radius = ref->number("radius", Bound::positive);
+    const double stiffness_a = ref->number("stiffness", Bound::positive);
+    const double dissipation_a = damped ? ref->number("dissipation", Bound::nonnegative) : 0.0;
+    ref->reject_unknown_keys();
+    const SphereSupport b{g.mass, static_cast<int>(g.spheres), g.radius};
+    stiffness = stiffness_a * scale_effective_modulus(1.0, a, b);
+    const bool scale_alpha = r.optional_boolean("scale_dissipation").value_or(false);
+    dissipation = scale_alpha ? scale_dissipation(dissipation_a, a.radius, b.radius) : dissipation_a;
+  } else {
+    stiffness = r.number("stiffness", Bound::positive);
+    if (damped) dissipation = r.number("dissipation", Bound::nonnegative);
+    if (r.has("scale_dissipation")) r.fail("scale_dissipation", "only applies together with \"scaled_from\"");
+  }
+  law.effective_modulus = effective_modulus(*rule, stiffness);
+  law.dissipation = dissipation;
+  out["stiffness"] = stiffness;
+  if (damped) out["dissipation"] = dissipation;
+  r.reject_unknown_keys();
+}
+
+void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
+  integrators::Settings& is = s.run.integrator;
+  std::string name = "dopri5";
+  std::optional<ObjectReader> r = top.optional_object("integrator");
+  if (r) name = r->string("name");
+  const auto* info = integrators::find_method(name);
+  if (!info) {
+    std::string names;
+    for (const auto& m : integrators::methods) names += (names.empty() ? "" : ", ") + std::string(m.name);
+    throw InputError(s.file, "/integrator/name", "unknown integrator \"" + name + "\"; expected one of " + names);
+  }
+  is.method = info->method;
+  out = json{{"name", name}};
+  if (info->adaptive) {
+    if (r && r->has("step")) r->fail("step", "applies to fixed-step integrators only; " + name + " is adaptive (use rtol)");
+    is.rtol = r ? r->optional_number("rtol", Bound::fraction).value_or(1e-9) : 1e-9;
+    if (is.rtol < 1e-14) top.fail("integrator/rtol", "must be >= 1e-14 (below that, rounding dominates)");
+    s.run.atol = r ? r->optional_number("atol", Bound::positive).value_or(0.0) : 0.0;
+    out["rtol"] = is.rtol;
+    if (s.run.atol > 0.0) out["atol"] = s.run.atol;
+  } else {
+    if (!r) top.fail("integrator", "fixed-step integrators need a step");
+    for (const char* k : {"rtol", "atol"})
+      if (r->has(k)) r->fail(k, "applies to adaptive integrators only; " + name + " takes a fixed step");
+    is.step = r->number("step", Bound::positive);
+    out["step"] = is.step;
+  }
+  if (r) r->reject_unknown_keys();
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& text, const std::string& file) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(file, "", std::string("malformed JSON: ") + e.what());
+  }
+  Scenario s;
+  s.file = file;
+  ObjectReader top(doc, "", file);
+  json out;
+
+  s.name = top.string("name");
+  static const std::regex name_pattern("[A-Za-z0-9_.-]+");
+  if (!std::regex_match(s.name, name_pattern) || s.name == "." || s.name == "..")
+    top.fail("name", "must match [A-Za-z0-9_.-]+ (it becomes the output file name; got \"" + s.name + "\")");
+  out["name"] = s.name;
+  s.description = top.optional_string("description").value_or("");
+  if (!s.description.empty()) out["description"] = s.description;
+
+  DropModel& m = s.drop;
+  m.gravity = top.optional_number("gravity", Bound::positive).value_or(standard_gravity);
+  out["gravity"] = m.gravity;
+  s.run.duration = top.number("duration", Bound::positive);
+  out["duration"] = s.run.duration;
+
+  if (top.has("bodies") || top.has("contacts"))
+    top.fail(top.has("bodies") ? "bodies" : "contacts", "the multi-contact form is not supported by this build yet");
+
+  // Drop form.
+  ObjectReader drop = top.object("drop");
+  DropGeometry g;
+  g.mass = drop.number("mass", Bound::positive);
+  g.spheres = drop.integer("spheres", 1, max_spheres);
+  g.radius = drop.number("radius", Bound::positive);
+  drop.exclusive({"height", "height_over_radius"});
+  if (drop.has("height")) m.initial_height = drop.number("height", Bound::any);
+  else m.initial_height = drop.optional_number("height_over_radius", Bound::any).value_or(0.25) * g.radius;
+  m.initial_velocity = drop.optional_number("velocity", Bound::any).value_or(0.0);
+  drop.reject_unknown_keys();
+  m.mass = g.mass;
+  m.spheres = static_cast<int>(g.spheres);
+  out["drop"] = json{{"mass", g.mass}, {"spheres", g.spheres}, {"radius", g.radius}, {"height", m.initial_height}};
+  if (m.initial_velocity != 0.0) out["drop"]["velocity"] = m.initial_velocity;
+
+  ObjectReader contact = top.object("contact");
+  json contact_out;
+  parse_drop_contact(contact, g, m, contact_out);
+  out["contact"] = contact_out;
+  s.combined_dissipation = m.law.dissipation;
+
+  m.characteristic_length = top.optional_number("characteristic_length", Bound::positive).value_or(g.radius);
+  out["characteristic_length"] = m.characteristic_length;
+
+  json integrator_out;
+  parse_integrator(top, s, integrator_out);
+  out["integrator"] = integrator_out;
+
+  // Output grid: `interval` in seconds or `interval_tau` in dimensionless time,
+  // so that runs of different size share one tau grid.
+  s.run.output_interval = s.run.duration / 4000.0;
+  if (auto o = top.optional_object("output")) {
+    o->exclusive({"interval", "interval_tau"});
+    if (o->has("interval")) s.run.output_interval = o->number("interval", Bound::positive);
+    if (o->has("interval_tau"))
+      s.run.output_interval = o->number("interval_tau", Bound::positive) * std::sqrt(m.characteristic_length / m.gravity);
+    o->reject_unknown_keys();
+    if (s.run.output_interval > s.run.duration)
+      o->fail(o->has("interval") ? "interval" : "interval_tau", "gives a sampling interval longer than the duration");
+  }
+  const double samples = s.run.duration / s.run.output_interval;
+  if (samples > max_output_samples)
+    top.fail("output", "would record " + std::to_string(static_cast<long long>(samples)) + " samples (limit " +
+                           std::to_string(static_cast<long long>(max_output_samples)) + "); raise the interval");
+  out["output"] = json{{"interval", s.run.output_interval}};
+  top.reject_unknown_keys();
+  s.resolved = std::move(out);
+  return s;
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "cannot open the file for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(path, "", "cannot read the file");
+  if (text.str().empty()) throw InputError(path, "", "the file is empty; expected a scenario JSON object");
+  return parse_scenario(text.str(), path);
+}
+
+void apply_override(Scenario& s, const IntegratorOverride& o) {
+  json integrator = s.resolved["integrator"];
+  if (!o.name.empty()) {
+    integrator = json{{"name", o.name}};
+    if (const auto* info = integrators::find_method(o.name); info && !info->adaptive && o.step == 0.0)
+      throw InputError("--integrator", "", o.name + " is a fixed-step method: give --step");
+  }
+  if (o.step > 0.0) integrator["step"] = o.step;
+  if (o.rtol > 0.0) integrator["rtol"] = o.rtol;
+  if (o.atol > 0.0) integrator["atol"] = o.atol;
+  json doc = s.resolved;
+  doc["integrator"] = integrator;
+  if (!o.name.empty() || o.step > 0.0 || o.rtol > 0.0 || o.atol > 0.0) {
+    const std::string file = s.file;
+    s = parse_scenario(doc.dump(), file + " (with command-line integrator options)");
+    s.file = file;
+  }
+}
+
+}  // namespace dropsim::io

@@ -1,0 +1,33 @@
+// Scenario files: the one place JSON is parsed and validated and turned into a const Model.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "io/input_error.hpp"
+#include "sim/simulate.hpp"
+
+namespace dropsim::io {
+
+struct Scenario {
+  std::string name;          // output file stem
+  std::string description;
+  std::string file;          // where it came from, for messages
+  DropModel drop;            // the drop form's model
+  RunSettings run;
+  double combined_dissipation = 0.0;  // alpha as run (s/m), for summaries
+  nlohmann::json resolved;   // the scenario as run: defaults and scaling filled in
+};
+
+// Parses and validates; throws InputError naming file, JSON path and rule.
+Scenario parse_scenario(const std::string& text, const std::string& file);
+Scenario load_scenario(const std::string& path);
+
+// Command-line overrides of the scenario's integrator (`dropsim run --integrator ...`).
+struct IntegratorOverride {
+  std::string name;
+  double step = 0.0, rtol = 0.0, atol = 0.0;  // 0: keep
+};
+void apply_override(Scenario& scenario, const IntegratorOverride& override_);
+
+}  // namespace dropsim::io

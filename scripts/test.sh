@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Builds if needed and runs the whole test suite with ctest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$(nproc)"

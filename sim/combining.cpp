@@ -1,0 +1,60 @@
+// Combining rules for two contact surfaces.
+#include "sim/combining.hpp"
+
+#include <cmath>
+
+namespace dropsim {
+
+std::string_view to_string(CombiningRule rule) {
+  switch (rule) {
+    case CombiningRule::sherman: return "sherman";
+    case CombiningRule::johnson: return "johnson";
+    case CombiningRule::none: return "none";
+  }
+  return "unknown";
+}
+
+std::optional<CombiningRule> combining_rule_from_string(std::string_view name) {
+  if (name == "sherman") return CombiningRule::sherman;
+  if (name == "johnson") return CombiningRule::johnson;
+  if (name == "none") return CombiningRule::none;
+  return std::nullopt;
+}
+
+double plane_strain_modulus(double youngs_modulus, double poisson_ratio) {
+  return youngs_modulus / (1.0 - poisson_ratio * poisson_ratio);
+}
+
+double johnson_composite(double e1, double e2) { return 1.0 / (1.0 / e1 + 1.0 / e2); }
+
+double sherman_share(double e1, double e2) {
+  const double k1 = std::cbrt(e1 * e1);
+  const double k2 = std::cbrt(e2 * e2);
+  return k2 / (k1 + k2);
+}
+
+double sherman_composite(double e1, double e2) {
+  const double k1 = std::cbrt(e1 * e1);
+  const double s1k1 = sherman_share(e1, e2) * k1;
+  return s1k1 * std::sqrt(s1k1);
+}
+
+double effective_modulus(CombiningRule rule, double surface_modulus) {
+  switch (rule) {
+    case CombiningRule::sherman: return sherman_composite(surface_modulus, surface_modulus);
+    case CombiningRule::johnson: return johnson_composite(surface_modulus, surface_modulus);
+    case CombiningRule::none: return surface_modulus;
+  }
+  return surface_modulus;
+}
+
+double surface_modulus(CombiningRule rule, double effective) {
+  switch (rule) {
+    case CombiningRule::sherman: return effective * std::pow(2.0, 1.5);
+    case CombiningRule::johnson: return effective * 2.0;
+    case CombiningRule::none: return effective;
+  }
+  return effective;
+}
+
+}  // namespace dropsim

@@ -1,0 +1,29 @@
+// Running a model: state -> stepper (calls forces) -> observer (records) -> Trace.
+#pragma once
+
+#include "integrators/integrate.hpp"
+#include "sim/drop.hpp"
+#include "sim/trace.hpp"
+
+namespace dropsim {
+
+struct RunSettings {
+  double duration = 0.0;         // s
+  double output_interval = 0.0;  // s
+  integrators::Settings integrator;
+  double atol = 0.0;  // 0: model-scaled (rtol L for positions, rtol sqrt(g L) for speeds)
+};
+
+// Simulates the drop. Never throws on numerical trouble: a run that blows up
+// comes back with stats.status == diverged and the trace up to its last
+// finite sample.
+Trace simulate(const DropModel& model, const RunSettings& run);
+
+// The drop's energies at state (y, v); potential is zero at touchdown height.
+struct Energies {
+  double kinetic = 0.0, potential = 0.0, elastic = 0.0;
+  double mechanical() const { return kinetic + potential + elastic; }
+};
+Energies drop_energies(const DropModel& model, double y, double v);
+
+}  // namespace dropsim

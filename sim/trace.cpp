@@ -1,0 +1,29 @@
+// Trace bookkeeping and summary metrics.
+#include "sim/trace.hpp"
+
+#include <algorithm>
+
+namespace dropsim {
+
+void Trace::reserve(std::size_t n) {
+  for (auto* v : {&time, &tau, &force, &force_normalized, &kinetic, &potential, &elastic, &dissipated}) v->reserve(n);
+  for (auto* v : {&contact_force, &indentation, &indentation_relative}) v->reserve(n * contacts);
+  q.reserve(n * nq);
+  u.reserve(n * nu);
+}
+
+double Trace::final_indentation_relative() const {
+  if (time.empty() || contacts == 0) return 0.0;
+  double sum = 0.0;
+  const std::size_t row = (samples() - 1) * contacts;
+  for (int c = 0; c < contacts; ++c) sum += indentation_relative[row + c];
+  return sum / contacts;
+}
+
+std::size_t Trace::peak_index() const {
+  if (force_normalized.empty()) return 0;
+  return static_cast<std::size_t>(std::max_element(force_normalized.begin(), force_normalized.end()) -
+                                  force_normalized.begin());
+}
+
+}  // namespace dropsim
