@@ -107,6 +107,10 @@ void ObjectReader::exclusive(const std::vector<std::string>& keys) const {
     fail(present[1], "conflicts with \"" + present[0] + "\": give one of them, not both");
 }
 
+void ObjectReader::mark_all_read() {
+  for (const auto& [key, v] : value_.items()) read_.insert(key);
+}
+
 void ObjectReader::reject_unknown_keys() const {
   for (const auto& [key, v] : value_.items()) {
     if (read_.count(key)) continue;

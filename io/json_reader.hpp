@@ -34,9 +34,11 @@ class ObjectReader {
   ObjectReader object(const std::string& key);
   std::optional<ObjectReader> optional_object(const std::string& key);
   const nlohmann::json& raw(const std::string& key);  // marks the key as read
+  const nlohmann::json& raw_object() const { return value_; }
 
   // At most one of `keys` may be present.
   void exclusive(const std::vector<std::string>& keys) const;
+  void mark_all_read();
   // Throws for the first key that was never read: a typo must not pass silently.
   void reject_unknown_keys() const;
 

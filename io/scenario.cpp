@@ -6,8 +6,8 @@
 #include <regex>
 #include <sstream>
 
+#include "io/contact_spec.hpp"
 #include "io/json_reader.hpp"
-#include "sim/combining.hpp"
 #include "sim/scaling.hpp"
 
 namespace dropsim::io {
@@ -20,73 +20,43 @@ namespace {
 constexpr long max_spheres = 100000;
 constexpr double max_output_samples = 2e7;
 
-std::optional<ContactLawKind> law_from_string(const std::string& name) {
-  for (auto k : {ContactLawKind::hertz, ContactLawKind::hunt_crossley, ContactLawKind::linear,
-                 ContactLawKind::linear_damped})
-    if (to_string(k) == name) return k;
-  return std::nullopt;
-}
-
-bool hertz_family(ContactLawKind k) { return k == ContactLawKind::hertz || k == ContactLawKind::hunt_crossley; }
-
 struct DropGeometry {
   double mass = 0.0, radius = 0.0;
   long spheres = 0;
 };
 
-// `contact` of the drop form: law, moduli (typed or scaled from a reference), dissipation.
+// `contact` of the drop form: a contact law, its parameters typed directly or
+// scaled from a reference model as the paper does ([P11] modulus, [P15] alpha).
 void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model, json& out) {
-  const std::string law_name = r.string("law");
-  const auto kind = law_from_string(law_name);
-  if (!kind)
-    r.fail("law", "unknown contact law \"" + law_name + "\"; expected hertz, hunt_crossley, linear or linear_damped");
-  ContactLaw& law = model.law;
-  law.kind = *kind;
-  law.radius = g.radius;
-  out["law"] = law_name;
-
-  if (!hertz_family(*kind)) {
-    law.stiffness = r.number("stiffness", Bound::positive);
-    out["stiffness"] = law.stiffness;
-    if (*kind == ContactLawKind::linear_damped) {
-      law.damping = r.number("damping", Bound::nonnegative);
-      out["damping"] = law.damping;
-    }
+  model.law.radius = g.radius;
+  r.exclusive({"scaled_from", "stiffness"});
+  r.exclusive({"scaled_from", "dissipation"});
+  if (!r.has("scaled_from")) {
+    if (r.has("scale_dissipation")) r.fail("scale_dissipation", "only applies together with \"scaled_from\"");
+    parse_contact_law(r, model.law, out);
     r.reject_unknown_keys();
     return;
   }
+  ObjectReader ref = r.object("scaled_from");
+  const SphereSupport a{ref.number("mass", Bound::positive), static_cast<int>(ref.integer("spheres", 1, max_spheres)),
+                        ref.number("radius", Bound::positive)};
+  const double stiffness_a = ref.number("stiffness", Bound::positive);
+  const std::optional<double> dissipation_a = ref.optional_number("dissipation", Bound::nonnegative);
+  ref.reject_unknown_keys();
+  const SphereSupport b{g.mass, static_cast<int>(g.spheres), g.radius};
+  const bool scale_alpha = r.optional_boolean("scale_dissipation").value_or(false);
 
-  const std::string rule_name = r.optional_string("combining").value_or("sherman");
-  const auto rule = combining_rule_from_string(rule_name);
-  if (!rule) r.fail("combining", "unknown combining rule \"" + rule_name + "\"; expected sherman, johnson or none");
-  out["combining"] = rule_name;
-  const bool damped = *kind == ContactLawKind::hunt_crossley;
-
-  double stiffness = 0.0, dissipation = 0.0;
-  r.exclusive({"scaled_from", "stiffness"});
-  r.exclusive({"scaled_from", "dissipation"});
-  if (auto ref = r.optional_object("scaled_from")) {
-    // The paper's scaling: [P11] for the modulus, [P15] (optional) for alpha.
-    SphereSupport a{ref->number("mass", Bound::positive), 0, 0.0};
-    a.spheres = static_cast<int>(ref->integer("spheres", 1, max_spheres));
-    a.radius = ref->number("radius", Bound::positive);
-    const double stiffness_a = ref->number("stiffness", Bound::positive);
-    const double dissipation_a = damped ? ref->number("dissipation", Bound::nonnegative) : 0.0;
-    ref->reject_unknown_keys();
-    const SphereSupport b{g.mass, static_cast<int>(g.spheres), g.radius};
-    stiffness = stiffness_a * scale_effective_modulus(1.0, a, b);
-    const bool scale_alpha = r.optional_boolean("scale_dissipation").value_or(false);
-    dissipation = scale_alpha ? scale_dissipation(dissipation_a, a.radius, b.radius) : dissipation_a;
-  } else {
-    stiffness = r.number("stiffness", Bound::positive);
-    if (damped) dissipation = r.number("dissipation", Bound::nonnegative);
-    if (r.has("scale_dissipation")) r.fail("scale_dissipation", "only applies together with \"scaled_from\"");
-  }
-  law.effective_modulus = effective_modulus(*rule, stiffness);
-  law.dissipation = dissipation;
-  out["stiffness"] = stiffness;
-  if (damped) out["dissipation"] = dissipation;
-  r.reject_unknown_keys();
+  // Resolve to the typed form and parse that, so both paths share one parser.
+  json typed = json::object();
+  for (const auto& [k, v] : r.raw_object().items())
+    if (k != "scaled_from" && k != "scale_dissipation") typed[k] = v;
+  typed["stiffness"] = stiffness_a * scale_effective_modulus(1.0, a, b);
+  if (dissipation_a)
+    typed["dissipation"] = scale_alpha ? scale_dissipation(*dissipation_a, a.radius, b.radius) : *dissipation_a;
+  ObjectReader resolved(typed, r.path(), r.file());
+  parse_contact_law(resolved, model.law, out);
+  resolved.reject_unknown_keys();
+  r.mark_all_read();  // every key was checked through `resolved`
 }
 
 void parse_integrator(ObjectReader& top, Scenario& s, json& out) {

@@ -1,0 +1,23 @@
+// Parsing one contact's law and parameters; shared by the drop form and the multi-contact form.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "io/json_reader.hpp"
+#include "sim/contact_laws.hpp"
+
+namespace dropsim::io {
+
+// Keys a contact law takes besides those of its owner (`law`, `stiffness`,
+// `combining`, `dissipation`, `damping`, ...). Reads them from `r`, fills
+// `law` (radius must already be set) and writes the resolved values to `out`.
+// Does not reject unknown keys: the caller does, after reading its own.
+void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out);
+
+// A reference model for `scaled_from` [P11, P15].
+struct ScaledFrom {
+  double mass = 0.0, radius = 0.0, stiffness = 0.0, dissipation = 0.0;
+  int spheres = 0;
+};
+
+}  // namespace dropsim::io
