@@ -97,6 +97,8 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw InputError(file, "", std::string("malformed JSON: ") + e.what());
+  } catch (const json::out_of_range& e) {
+    throw InputError(file, "", std::string("a number is out of range of a double: ") + e.what());
   }
   Scenario s;
   s.file = file;

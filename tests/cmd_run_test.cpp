@@ -1,0 +1,81 @@
+// `dropsim run` end to end: the paper suite's files, and bad input that writes nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.hpp"
+
+namespace dropsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh_directory(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("dropsim_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(RunCommand, PaperSuiteWritesFourteenFilesReadableByH5py) {
+  const fs::path out = fresh_directory("paper");
+  const auto r = test::run_dropsim("run " + test::source_path("scenarios/paper/*.json") + " -o " + out.string() + " -j 2");
+  // `run` is the subcommand; the glob expands in the shell.
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(out)) files += e.path().extension() == ".h5";
+  EXPECT_EQ(files, 14);
+  // Debian's h5py reads every file, finds the units and the equilibrium.
+  const std::string check = "/usr/bin/python3 -c \"import h5py,glob,sys\n"
+                            "fs=sorted(glob.glob('" + out.string() + "/*.h5'))\n"
+                            "for f in fs:\n"
+                            "  h=h5py.File(f,'r')\n"
+                            "  assert h['force_normalized'].attrs['units']=='1', f\n"
+                            "  assert h['time'].attrs['units']=='s', f\n"
+                            "  assert h['contact_force'].shape[0]==h['time'].shape[0], f\n"
+                            "  assert h.attrs['status']=='ok', f\n"
+                            "  d=h['force']; assert d.dims[0][0].name=='/time' and d.compression=='gzip' and d.shuffle, f\n"
+                            "  assert h['energy/dissipated'].attrs['units']=='J', f\n"
+                            "  assert abs(h['indentation_relative'][-1,0]-0.35322)<1e-4, f\n"
+                            "print(len(fs))\"";
+  FILE* pipe = ::popen(check.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char line[64] = {0};
+  ASSERT_NE(std::fgets(line, sizeof line, pipe), nullptr);
+  EXPECT_EQ(::pclose(pipe), 0);
+  EXPECT_EQ(std::string(line), "14\n");
+  fs::remove_all(out);
+}
+
+TEST(RunCommand, BadInputExitsTwoAndWritesNothing) {
+  const fs::path dir = fresh_directory("bad");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"name":"a","duration":1,"drop":{"mass":1,"spheres":1,"radius":-0.002},"contact":{"law":"hertz","stiffness":1e6}})",
+       "/drop/radius: must be > 0"},
+      {R"({"name":"a","duration":1,"drop":{"mass":1,"spheres":1,"radius":0.002},"contact":{"law":"hertz","stiffness":1e6,"dissipaton":2}})",
+       "/contact/dissipaton: unknown key"},
+      {R"({"name":"a","duration":1,"drop":{"spheres":1,"radius":0.002},"contact":{"law":"hertz","stiffness":1e6}})",
+       "/drop/mass: is required"},
+      {R"({"name":"a","duration":1,"drop":{"mass":1,"spheres":0,"radius":0.002},"contact":{"law":"hertz","stiffness":1e6}})",
+       "/drop/spheres: must lie in"},
+      {R"({"name":"a","duration":1,"drop":{"mass":1,"spheres":1,"radius":0.002},"contact":{"law":"hertz","stiffness":NaN}})",
+       "malformed JSON"},
+      {R"({"name":"a","duration":1,"drop":{"mass":1,"spheres":1,"radius":0.002},"contact":{"law":"hertz","stiffness":"NaN"}})",
+       "/contact/stiffness: must be a number"},
+      {R"({"name":"a","duration":1,)", "malformed JSON"},
+  };
+  for (const auto& [text, fragment] : cases) {
+    const fs::path file = dir / "case.json";
+    std::ofstream(file) << text;
+    const auto r = test::run_dropsim("run " + file.string() + " -o " + (dir / "out").string());
+    EXPECT_EQ(r.exit_code, 2) << text;
+    EXPECT_NE(r.output.find(file.string() + ": "), std::string::npos) << r.output;  // names the file
+    EXPECT_NE(r.output.find(fragment), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out" / "a.h5"));
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dropsim
