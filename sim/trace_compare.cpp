@@ -8,6 +8,9 @@ namespace dropsim {
 
 namespace {
 
+// Samples closer than this fraction of the local spacing are not used as separate nodes.
+constexpr double sliver = 1e-3;
+
 bool same_sample(double a, double b) {
   return std::abs(a - b) <= same_sample_relative * std::max(std::abs(a), std::abs(b));
 }
@@ -34,15 +37,32 @@ double interpolate_cubic(const std::vector<double>& x, const std::vector<double>
   if (same_sample(xq, x[j])) return y[j];
   if (same_sample(xq, x[j + 1])) return y[j + 1];
   if (y[j] == 0.0 && y[j + 1] == 0.0) return 0.0;
-  if (n < 4) return y[j] + (y[j + 1] - y[j]) * (xq - x[j]) / (x[j + 1] - x[j]);
-  // Centred stencil {j-1 .. j+2}, shifted inward at the ends.
-  const std::size_t s = std::min(j > 0 ? j - 1 : 0, n - 4);
+
+  // A grid may end with a sliver (the last sample sits at `duration`, however
+  // close to the one before). Nodes that close would amplify the integration
+  // error in the samples by h / sliver, so the stencil skips them, and inside a
+  // sliver the straight line is exact enough.
+  const double h = x[j + 1] - x[j];
+  const double neighbour = std::max(j > 0 ? x[j] - x[j - 1] : 0.0, j + 2 < n ? x[j + 2] - x[j + 1] : 0.0);
+  if (h < sliver * neighbour) return y[j] + (y[j + 1] - y[j]) * (xq - x[j]) / h;
+  std::size_t nodes[4] = {j, j + 1, 0, 0};
+  std::size_t count = 2;
+  std::size_t left = j, right = j + 1;  // outermost nodes so far
+  bool from_left = true;                // alternate sides: a centred stencil
+  for (std::size_t l = j, r = j + 1; count < 4 && (l > 0 || r + 1 < n);) {
+    const bool use_left = l > 0 && (from_left || r + 1 >= n);
+    const std::size_t k = use_left ? --l : ++r;
+    if (std::abs(x[k] - x[use_left ? left : right]) < sliver * h) continue;
+    nodes[count++] = k;
+    (use_left ? left : right) = k;
+    from_left = !use_left;
+  }
   double value = 0.0;
-  for (std::size_t i = s; i < s + 4; ++i) {
+  for (std::size_t a = 0; a < count; ++a) {
     double w = 1.0;
-    for (std::size_t k = s; k < s + 4; ++k)
-      if (k != i) w *= (xq - x[k]) / (x[i] - x[k]);
-    value += w * y[i];
+    for (std::size_t b = 0; b < count; ++b)
+      if (b != a) w *= (xq - x[nodes[b]]) / (x[nodes[a]] - x[nodes[b]]);
+    value += w * y[nodes[a]];
   }
   return value;
 }

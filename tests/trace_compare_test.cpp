@@ -43,6 +43,16 @@ TEST(TraceCompare, FreeFlightBetweenZerosStaysZero) {
   EXPECT_EQ(interpolate_cubic(x, y, 0.35), 0.0);
 }
 
+// A grid ending in a sliver (the last sample at `duration`, 1e-10 after the one
+// before): noise of 1e-12 in the samples must not be amplified by h / sliver.
+TEST(TraceCompare, ASliverAtTheEndDoesNotAmplifyNoise) {
+  auto x = grid(0.0, 1.0, 11);
+  x.push_back(1.0 + 1e-10);
+  auto y = sample(x, [](double v) { return std::sin(v); });
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] += (i % 2 ? 1e-12 : -1e-12);
+  for (double q : {0.85, 0.95, 0.999, 1.0 + 5e-11}) EXPECT_NEAR(interpolate_cubic(x, y, q), std::sin(q), 1e-5) << q;
+}
+
 TEST(TraceCompare, ErrorFallsAsTheFourthPowerOfTheSpacing) {
   auto f = [](double v) { return std::sin(3.0 * v); };
   const auto xa = grid(0.0, 2.0, 97);  // never on B's grid except the ends
