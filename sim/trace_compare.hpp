@@ -14,9 +14,9 @@ constexpr double same_sample_relative = 1e-12;
 
 // Value of the curve (x, y) at xq: y[i] itself where x[i] matches xq within
 // same_sample_relative, else a 4-point Lagrange cubic on the nearest samples
-// (local error O(h^4)); exactly 0 between two exact zeros, so free flight
-// stays free of ringing from a nearby touchdown. x strictly increasing,
-// size >= 2, xq within [x.front(), x.back()].
+// (local error O(h^4)) that skips samples a sliver apart; exactly 0 between
+// two exact zeros, so free flight stays free of ringing from a nearby
+// touchdown. x strictly increasing, size >= 2, xq within [x.front(), x.back()].
 double interpolate_cubic(const std::vector<double>& x, const std::vector<double>& y, double xq);
 
 struct Tolerance {
