@@ -4,6 +4,7 @@
 #include <H5Cpp.h>
 
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "io/input_error.hpp"
@@ -28,6 +29,16 @@ Request parse_spec(const std::string& file, const std::string& spec) {
 
 std::string dataset_path(const std::string& name) { return name.front() == '/' ? name : "/" + name; }
 
+// H5Lexists fails rather than answers when an intermediate group is missing: walk the path.
+bool dataset_exists(const H5::H5File& file, const std::string& where) {
+  for (std::size_t slash = where.find('/', 1);; slash = where.find('/', slash + 1)) {
+    const std::string prefix = where.substr(0, slash);
+    if (!file.nameExists(prefix)) return false;
+    if (slash == std::string::npos) return file.childObjType(prefix) == H5O_TYPE_DATASET;
+    if (file.childObjType(prefix) != H5O_TYPE_GROUP) return false;
+  }
+}
+
 H5::H5File open_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
@@ -51,7 +62,7 @@ Series read_series(const std::string& path, const std::string& spec) {
   H5::Exception::dontPrint();
   try {
     H5::H5File file = open_file(path);
-    if (!file.nameExists(where) || file.childObjType(where) != H5O_TYPE_DATASET)
+    if (!dataset_exists(file, where))
       throw InputError(path, where, "no such dataset in the trace");
     H5::DataSet d = file.openDataSet(where);
     if (d.getTypeClass() != H5T_FLOAT && d.getTypeClass() != H5T_INTEGER)
@@ -86,18 +97,6 @@ Series read_series(const std::string& path, const std::string& spec) {
     return s;
   } catch (const H5::Exception& e) {
     throw InputError(path, where, "cannot read: " + e.getDetailMsg());
-  }
-}
-
-std::optional<std::string> read_root_string_attribute(const std::string& path, const std::string& name) {
-  H5::Exception::dontPrint();
-  try {
-    H5::H5File file = open_file(path);
-    H5::Group root = file.openGroup("/");
-    if (!root.attrExists(name)) return std::nullopt;
-    return string_attribute(root, name);
-  } catch (const H5::Exception& e) {
-    throw InputError(path, "", "cannot read attribute " + name + ": " + e.getDetailMsg());
   }
 }
 

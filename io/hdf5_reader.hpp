@@ -1,7 +1,6 @@
-// Reading traces back: one dataset (or one column of a 2-D dataset) with its units, and root attributes.
+// Reading traces back: one dataset (or one column of a 2-D dataset) with its units.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +18,5 @@ struct Series {
 // Throws InputError naming the file, the dataset and what is wrong (missing
 // file, missing dataset, column out of range, not numeric).
 Series read_series(const std::string& path, const std::string& spec);
-
-// A string attribute of the file's root group, or nullopt when absent.
-std::optional<std::string> read_root_string_attribute(const std::string& path, const std::string& name);
 
 }  // namespace dropsim::io

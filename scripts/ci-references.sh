@@ -16,7 +16,12 @@ else
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
 fi
-"$DROPSIM" run scenarios/paper/*.json -o "$out" >/dev/null
+# The run's table and progress go to a log, shown only when a run fails.
+if ! "$DROPSIM" run scenarios/paper/*.json -o "$out" >"$out/run.log" 2>&1; then
+  cat "$out/run.log" >&2
+  echo "ci-references: dropsim run failed" >&2
+  exit 1
+fi
 
 pairs=()
 for scenario in scenarios/paper/*.json; do
