@@ -5,57 +5,27 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "io/hdf5_reader.hpp"
+#include "tests/support/cli.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
+using dropsim::test::CliResult;
+using dropsim::test::dropsim;
+using dropsim::test::scratch;
+using dropsim::test::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A scratch directory per test process, filled on demand, removed at exit.
-const fs::path& scratch() {
-  struct Dir {
-    fs::path path = fs::temp_directory_path() / ("dropsim_cmd_compare_" + std::to_string(::getpid()));
-    Dir() { fs::create_directories(path); }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  };
-  static const Dir dir;
-  return dir.path;
-}
-
-Result dropsim(const std::string& args) {
-  const fs::path out = scratch() / "stdout.txt", err = scratch() / "stderr.txt";
-  const std::string cmd = std::string("'") + DROPSIM_BINARY + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
-
-std::string paper(const std::string& name) { return std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/" + name + ".json"; }
+std::string paper(const std::string& name) { return dropsim::test::paper_scenario(name); }
 
 // Runs the paper's mouse and giraffe once for all tests.
 std::string trace(const std::string& name) {
   static const bool made = [] {
-    const Result r = dropsim("run -j 1 -o '" + scratch().string() + "' '" + paper("mouse_alpha-scaled") + "' '" +
+    const CliResult r = dropsim("run -j 1 -o '" + scratch().string() + "' '" + paper("mouse_alpha-scaled") + "' '" +
                              paper("mouse_alpha-unscaled") + "' '" + paper("giraffe_alpha-scaled") + "' '" +
                              paper("giraffe_alpha-unscaled") + "'");
     return r.code == 0;
@@ -69,10 +39,9 @@ std::string human_at_interval(const std::string& name, double interval) {
   nlohmann::json s = nlohmann::json::parse(slurp(paper("human62_alpha-scaled")));
   s["name"] = name;
   s["output"] = {{"interval", interval}};
-  const fs::path file = scratch() / (name + ".json");
-  std::ofstream(file) << s.dump();
-  EXPECT_EQ(dropsim("run -j 1 -o '" + scratch().string() + "' '" + file.string() + "'").code, 0);
-  return (scratch() / (name + ".h5")).string();
+  const std::string trace = dropsim::test::run_scenario(s);
+  EXPECT_FALSE(trace.empty()) << name;
+  return trace;
 }
 
 std::string copy_of(const std::string& file, const std::string& name) {
@@ -82,14 +51,14 @@ std::string copy_of(const std::string& file, const std::string& name) {
 }
 
 nlohmann::json compare_json(const std::string& args) {
-  const Result r = dropsim("compare --json " + args);
+  const CliResult r = dropsim("compare --json " + args);
   EXPECT_LE(r.code, 1) << r.err;
   return nlohmann::json::parse(r.out);
 }
 
 TEST(CmdCompare, FileAgainstItselfIsExactlyEqual) {
   const std::string a = trace("mouse_alpha-unscaled");
-  const Result r = dropsim("compare '" + a + "' '" + a + "'");
+  const CliResult r = dropsim("compare '" + a + "' '" + a + "'");
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   const auto j = compare_json("'" + a + "' '" + a + "'");
   EXPECT_EQ(j["pairs"][0]["max_abs_diff"].get<double>(), 0.0);
@@ -111,7 +80,7 @@ TEST(CmdCompare, OnePerturbedSampleFailsAndIsLocated) {
     y[k] += 2.0 * atol;
     d.write(y.data(), H5::PredType::NATIVE_DOUBLE);
   }
-  const Result r = dropsim("compare --atol 1e-6 '" + a + "' '" + b + "'");
+  const CliResult r = dropsim("compare --atol 1e-6 '" + a + "' '" + b + "'");
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   char where[64];
   std::snprintf(where, sizeof where, "at tau = %.6g", tau_k);
@@ -125,7 +94,7 @@ TEST(CmdCompare, OnePerturbedSampleFailsAndIsLocated) {
 
 TEST(CmdCompare, BadInputExitsTwoWithASentence) {
   const std::string a = trace("mouse_alpha-scaled");
-  Result r = dropsim("compare '" + a + "' '" + (scratch() / "missing.h5").string() + "'");
+  CliResult r = dropsim("compare '" + a + "' '" + (scratch() / "missing.h5").string() + "'");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("missing.h5: /: no such file"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
@@ -159,7 +128,7 @@ TEST(CmdCompare, BadInputExitsTwoWithASentence) {
 TEST(CmdCompare, ScaledMouseAndGiraffeCollapseOnTau) {
   const std::string ms = trace("mouse_alpha-scaled"), gs = trace("giraffe_alpha-scaled");
   const std::string mu = trace("mouse_alpha-unscaled"), gu = trace("giraffe_alpha-unscaled");
-  const Result r = dropsim("compare --atol 1e-6 '" + ms + "' '" + gs + "' '" + mu + "' '" + gu + "'");
+  const CliResult r = dropsim("compare --atol 1e-6 '" + ms + "' '" + gs + "' '" + mu + "' '" + gu + "'");
   EXPECT_EQ(r.code, 1);
   // One line per pair, in order.
   const auto nl = r.out.find('\n');

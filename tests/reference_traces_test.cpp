@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/hdf5_reader.hpp"
+#include "tests/support/cli.hpp"
 
 namespace fs = std::filesystem;
 namespace odeint = boost::numeric::odeint;
@@ -111,6 +112,24 @@ TEST(ReferenceTraces, MatchTheDimensionlessOdeIntegratedIndependently) {
     std::printf("%-26s max |F/(Mg) - ODE| = %.2e at tau = %.2f over %zu samples\n", name.c_str(), worst, where,
                 expected.size());
   }
+}
+
+// The gate of scripts/ci-references.sh (reference as A, the committed scenario
+// as B, atol 1e-8) passes as things stand and fails when the modulus moves by 1e-6.
+TEST(ReferenceTraces, GateCatchesAPhysicsChange) {
+  using dropsim::test::dropsim;
+  using dropsim::test::quoted;
+  const std::string ref = (source / "results/reference/human62_alpha-scaled.h5").string();
+  nlohmann::json s = nlohmann::json::parse(dropsim::test::slurp(dropsim::test::paper_scenario("human62_alpha-scaled")));
+  s["name"] = "gate_same";
+  const std::string same = dropsim::test::run_scenario(s);
+  s["name"] = "gate_moved";
+  s["contact"]["scaled_from"]["stiffness"] = double(s["contact"]["scaled_from"]["stiffness"]) * (1.0 + 1e-6);
+  const std::string moved = dropsim::test::run_scenario(s);
+  ASSERT_FALSE(same.empty() || moved.empty());
+  EXPECT_EQ(dropsim("compare --atol 1e-8 " + quoted(ref) + " " + quoted(same)).code, 0);
+  const auto r = dropsim("compare --atol 1e-8 " + quoted(ref) + " " + quoted(moved));
+  EXPECT_EQ(r.code, 1) << r.out;
 }
 
 }  // namespace
