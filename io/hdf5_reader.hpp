@@ -1,0 +1,22 @@
+// Reading traces back: one dataset (or one column of a 2-D dataset) with its units.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dropsim::io {
+
+// A 1-D series read from a trace file.
+struct Series {
+  std::string dataset;  // as requested, e.g. "force_normalized" or "contact_force[0]"
+  std::string units;    // the dataset's `units` attribute ("" when it has none)
+  std::vector<double> values;
+};
+
+// Reads `spec` from the HDF5 file `path`: a 1-D dataset by path ("tau",
+// "energy/kinetic") or one column of a 2-D dataset ("contact_force[0]").
+// Throws InputError naming the file, the dataset and what is wrong (missing
+// file, missing dataset, column out of range, not numeric).
+Series read_series(const std::string& path, const std::string& spec);
+
+}  // namespace dropsim::io
