@@ -15,7 +15,7 @@ for stem in fig3_force_vs_tau fig3_force_vs_time; do
       status=1
     fi
   done
-  grep -q "results/figures/$stem.png" docs/sections/issue6.md README.md 2>/dev/null ||
+  grep -q "results/figures/$stem.png" README.md 2>/dev/null ||
     { echo "ci-figures: results/figures/$stem.png is not linked from the README" >&2; status=1; }
 done
 exit $status
