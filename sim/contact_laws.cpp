@@ -130,35 +130,29 @@ ContactResponse contact_response(const ContactLaw& law, double x, double xdot) {
   return r;
 }
 
+namespace {
+
+// Laws of the form max(Fe (1 + 1.5 alpha xdot), 0): one clamp switch when damped.
+bool hunt_crossley_shaped(ContactLawKind kind) {
+  return kind == ContactLawKind::hunt_crossley || restitution_parameterised(kind);
+}
+
+}  // namespace
+
 int contact_switch_count(const ContactLaw& law) {
-  switch (law.kind) {
-    case ContactLawKind::hunt_crossley:
-    case ContactLawKind::lankarani_nikravesh:
-    case ContactLawKind::flores:
-    case ContactLawKind::gonthier:
-    case ContactLawKind::carvalho_martins:
-    case ContactLawKind::exact_restitution: return law.dissipation > 0.0 ? 2 : 1;
-    case ContactLawKind::linear_damped: return law.damping > 0.0 ? 2 : 1;
-    default: return 1;
-  }
+  if (hunt_crossley_shaped(law.kind)) return law.dissipation > 0.0 ? 2 : 1;
+  if (law.kind == ContactLawKind::linear_damped) return law.damping > 0.0 ? 2 : 1;
+  return 1;
 }
 
 void contact_switches(const ContactLaw& law, double x, double xdot, double* out) {
   out[0] = x;
+  // Only as many entries as contact_switch_count says: the caller sized `out` so.
+  if (contact_switch_count(law) < 2) return;
   // The clamp only matters in contact; while open it is held positive so that
   // a body in flight triggers no spurious events.
-  switch (law.kind) {
-    case ContactLawKind::hunt_crossley:
-    case ContactLawKind::lankarani_nikravesh:
-    case ContactLawKind::flores:
-    case ContactLawKind::gonthier:
-    case ContactLawKind::carvalho_martins:
-    case ContactLawKind::exact_restitution:
-      out[1] = x > 0.0 ? 1.0 + 1.5 * law.dissipation * xdot : 1.0;
-      break;
-    case ContactLawKind::linear_damped: out[1] = x > 0.0 ? law.stiffness * x + law.damping * xdot : 1.0; break;
-    default: break;
-  }
+  if (hunt_crossley_shaped(law.kind)) out[1] = x > 0.0 ? 1.0 + 1.5 * law.dissipation * xdot : 1.0;
+  else out[1] = x > 0.0 ? law.stiffness * x + law.damping * xdot : 1.0;
 }
 
 }  // namespace dropsim

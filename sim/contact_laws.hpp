@@ -1,5 +1,7 @@
 // Normal contact laws as pure functions: indentation, rate and parameters in, force out.
-// Sign conventions for x and xdot: sim/conventions.hpp. A contact never pulls.
+// Sign conventions for x and xdot: sim/conventions.hpp. A contact never pulls,
+// except OpenSim's smoothed law, reproduced as it is: where 1 + 1.5 alpha xdot < 0
+// its tanh factor leaves a pull of order 1e-7 Fs.
 #pragma once
 
 #include <algorithm>
@@ -95,7 +97,7 @@ struct ContactLaw {
 
 // Everything the engine needs of a contact at one instant.
 struct ContactResponse {
-  double force = 0.0;           // N, >= 0
+  double force = 0.0;           // N, >= 0 (smooth_hunt_crossley: see the top of this file)
   double elastic_force = 0.0;   // N, conservative part
   double elastic_energy = 0.0;  // J, potential of the conservative part
   double stiffness = 0.0;       // N/m, dF/dx at this state (tangent)

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -131,6 +132,30 @@ TEST(SmoothHuntCrossley, SwitchIsTheCentreOfTheStep) {
   double s[max_contact_switches] = {0.0, 0.0};
   contact_switches(law, -0.001, 0.2, s);
   EXPECT_EQ(s[0], -0.001);
+}
+
+TEST(ContactSwitches, WriteNoMoreThanTheirCount) {
+  // Integrators size the buffer by contact_switch_count: an undamped law must
+  // not write a clamp switch past it.
+  for (auto kind : {ContactLawKind::hertz, ContactLawKind::hunt_crossley, ContactLawKind::linear_damped,
+                    ContactLawKind::gonthier, ContactLawKind::smooth_hunt_crossley}) {
+    for (double damping : {0.0, 1.0}) {
+      ContactLaw law;
+      law.kind = kind;
+      law.effective_modulus = human_modulus;
+      law.radius = human_radius;
+      law.stiffness = 1e5;
+      law.dissipation = kind == ContactLawKind::hertz ? 0.0 : damping;
+      law.damping = damping;
+      double out[max_contact_switches + 1];
+      std::fill(std::begin(out), std::end(out), 42.0);
+      const int n = contact_switch_count(law);
+      contact_switches(law, 0.001, 0.1, out);
+      EXPECT_EQ(out[0], 0.001);
+      for (int i = n; i <= max_contact_switches; ++i) EXPECT_EQ(out[i], 42.0) << to_string(kind) << " " << damping;
+      if (n == 2) EXPECT_GT(out[1], 0.0);  // compressing: the clamp is inactive
+    }
+  }
 }
 
 TEST(RestitutionLaws, AreHuntCrossleyShapedWithTheirChi) {
