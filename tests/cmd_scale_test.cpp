@@ -23,10 +23,18 @@ struct Result {
   std::string out, err;
 };
 
+// One scratch directory per test process, removed when the process ends.
 fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("dropsim_cmd_scale_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
+  struct Dir {
+    fs::path path = fs::temp_directory_path() / ("dropsim_cmd_scale_test_" + std::to_string(::getpid()));
+    Dir() { fs::create_directories(path); }
+    ~Dir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
 }
 
 std::string slurp(const fs::path& p) {
