@@ -12,6 +12,7 @@
 #include "io/hdf5_trace.hpp"
 #include "io/io_error.hpp"
 #include "io/scenario.hpp"
+#include "io/sto_writer.hpp"
 
 namespace dropsim::app {
 
@@ -22,6 +23,7 @@ struct RunOptions {
   std::string output_dir = "results";
   io::IntegratorOverride integrator;
   int jobs = 0;
+  bool sto = false;  // also write <name>.sto (OpenSim Storage)
 };
 
 struct Outcome {
@@ -62,6 +64,9 @@ int run_all(const RunOptions& o) {
       outcomes[i].trace = simulate(s.drop, s.run);
       try {
         io::write_trace_hdf5((std::filesystem::path(o.output_dir) / (s.name + ".h5")).string(), s, outcomes[i].trace);
+        if (o.sto)
+          io::write_trace_sto_file((std::filesystem::path(o.output_dir) / (s.name + ".sto")).string(), s.name,
+                                   outcomes[i].trace);
       } catch (const io::IoError& e) {
         outcomes[i].error = e.what();
       }
@@ -107,6 +112,7 @@ void add_run_command(CLI::App& app, Runner& run) {
   cmd->add_option("--rtol", o->integrator.rtol, "relative tolerance")->check(CLI::PositiveNumber);
   cmd->add_option("--atol", o->integrator.atol, "absolute tolerance (all components)")->check(CLI::PositiveNumber);
   cmd->add_option("-j,--jobs", o->jobs, "parallel runs (default: all cores)")->check(CLI::PositiveNumber);
+  cmd->add_flag("--sto", o->sto, "also write DIR/<name>.sto (OpenSim Storage, tab-separated)");
   cmd->callback([o, &run] { run = [o] { return run_all(*o); }; });
 }
 

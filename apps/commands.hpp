@@ -13,5 +13,6 @@ enum ExitCode : int { exit_ok = 0, exit_check_failed = 1, exit_bad_input = 2 };
 using Runner = std::function<int()>;
 void add_run_command(CLI::App& app, Runner& run);
 void add_compare_command(CLI::App& app, Runner& run);
+void add_scale_command(CLI::App& app, Runner& run);
 
 }  // namespace dropsim::app

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   Runner run;
   add_run_command(app, run);
   add_compare_command(app, run);
+  add_scale_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

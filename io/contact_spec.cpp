@@ -2,19 +2,36 @@
 #include "io/contact_spec.hpp"
 
 #include "sim/combining.hpp"
+#include "sim/restitution.hpp"
+#include "sim/scaling.hpp"
 
 namespace dropsim::io {
 
 namespace {
 
+constexpr ContactLawKind all_laws[] = {
+    ContactLawKind::hertz,         ContactLawKind::hunt_crossley,       ContactLawKind::linear,
+    ContactLawKind::linear_damped, ContactLawKind::smooth_hunt_crossley, ContactLawKind::lankarani_nikravesh,
+    ContactLawKind::flores,        ContactLawKind::gonthier,             ContactLawKind::carvalho_martins,
+    ContactLawKind::exact_restitution};
+
 std::optional<ContactLawKind> law_from_string(const std::string& name) {
-  for (auto k : {ContactLawKind::hertz, ContactLawKind::hunt_crossley, ContactLawKind::linear,
-                 ContactLawKind::linear_damped})
+  for (auto k : all_laws)
     if (to_string(k) == name) return k;
   return std::nullopt;
 }
 
-bool hertz_family(ContactLawKind k) { return k == ContactLawKind::hertz || k == ContactLawKind::hunt_crossley; }
+bool hertz_family(ContactLawKind k) { return k != ContactLawKind::linear && k != ContactLawKind::linear_damped; }
+
+// `restitution` and `impact_speed`: the target cr and the v- it refers to; the
+// law's chi follows (sim/restitution.hpp) and is held as alpha = chi / 1.5.
+void parse_restitution(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
+  law.restitution = r.number("restitution", Bound::fraction);
+  law.impact_speed = r.number("impact_speed", Bound::positive);
+  law.dissipation = dissipation_for_restitution(law.kind, law.restitution, law.impact_speed);
+  out["restitution"] = law.restitution;
+  out["impact_speed"] = law.impact_speed;
+}
 
 }  // namespace
 
@@ -22,7 +39,7 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   const std::string law_name = r.string("law");
   const auto kind = law_from_string(law_name);
   if (!kind)
-    r.fail("law", "unknown contact law \"" + law_name + "\"; expected hertz, hunt_crossley, linear or linear_damped");
+    r.fail("law", "unknown contact law \"" + law_name + "\"; expected one of " + law_names());
   law.kind = *kind;
   out["law"] = law_name;
 
@@ -42,10 +59,66 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   law.effective_modulus = effective_modulus(*rule, stiffness);
   out["combining"] = rule_name;
   out["stiffness"] = stiffness;
-  if (*kind == ContactLawKind::hunt_crossley) {
-    law.dissipation = r.number("dissipation", Bound::nonnegative);
-    out["dissipation"] = law.dissipation;
+  if (restitution_parameterised(*kind)) {
+    if (r.has("dissipation"))
+      r.fail("dissipation", law_name + " takes \"restitution\" and \"impact_speed\" instead of a dissipation");
+    parse_restitution(r, law, out);
+    return;
   }
+  if (*kind == ContactLawKind::hunt_crossley || *kind == ContactLawKind::smooth_hunt_crossley) {
+    r.exclusive({"dissipation", "restitution"});
+    if (*kind == ContactLawKind::hunt_crossley && r.has("restitution")) {
+      parse_restitution(r, law, out);
+    } else {
+      law.dissipation = r.number("dissipation", Bound::nonnegative);
+      out["dissipation"] = law.dissipation;
+    }
+  }
+  if (*kind == ContactLawKind::smooth_hunt_crossley) {
+    // OpenSim's defaults unless given; all must be > 0 (cf = 0 or bd = 0 make
+    // the force's slope or its potential singular).
+    law.cf = r.optional_number("cf", Bound::positive).value_or(opensim_default_cf);
+    law.bd = r.optional_number("bd", Bound::positive).value_or(opensim_default_bd);
+    law.bv = r.optional_number("bv", Bound::positive).value_or(opensim_default_bv);
+    out["cf"] = law.cf;
+    out["bd"] = law.bd;
+    out["bv"] = law.bv;
+  }
+}
+
+std::string law_names() {
+  std::string names;
+  for (auto k : all_laws) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+  return names;
+}
+
+}  // namespace dropsim::io
+
+namespace dropsim::io {
+
+void resolve_scaled_smoothing(ObjectReader& ref, ObjectReader& contact, double radius_a, double radius_b,
+                              nlohmann::json& typed) {
+  const bool scale = contact.optional_boolean("scale_smoothing").value_or(false);
+  const bool smooth = typed.contains("law") && typed["law"] == to_string(ContactLawKind::smooth_hunt_crossley);
+  struct Key {
+    const char* name;
+    double fallback;
+    double (*carry)(double, double, double);
+  };
+  for (const Key& k : {Key{"cf", opensim_default_cf, scale_cf}, Key{"bd", opensim_default_bd, scale_bd},
+                       Key{"bv", opensim_default_bv, scale_bv}}) {
+    if (!smooth) {
+      if (ref.has(k.name)) ref.fail(k.name, "smoothing applies to the smooth_hunt_crossley law only");
+      continue;
+    }
+    if (contact.has(k.name) && (ref.has(k.name) || scale))
+      contact.fail(k.name, std::string("give the reference ") + k.name +
+                               " inside \"scaled_from\" (it is scaled from there), not both");
+    if (contact.has(k.name)) continue;  // the target's own value, taken as typed
+    const double value = ref.optional_number(k.name, Bound::positive).value_or(k.fallback);
+    typed[k.name] = scale ? k.carry(value, radius_a, radius_b) : value;
+  }
+  if (scale && !smooth) contact.fail("scale_smoothing", "applies to the smooth_hunt_crossley law only");
 }
 
 }  // namespace dropsim::io

@@ -42,14 +42,15 @@ void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model
                         ref.number("radius", Bound::positive)};
   const double stiffness_a = ref.number("stiffness", Bound::positive);
   const std::optional<double> dissipation_a = ref.optional_number("dissipation", Bound::nonnegative);
-  ref.reject_unknown_keys();
   const SphereSupport b{g.mass, static_cast<int>(g.spheres), g.radius};
   const bool scale_alpha = r.optional_boolean("scale_dissipation").value_or(false);
 
   // Resolve to the typed form and parse that, so both paths share one parser.
   json typed = json::object();
   for (const auto& [k, v] : r.raw_object().items())
-    if (k != "scaled_from" && k != "scale_dissipation") typed[k] = v;
+    if (k != "scaled_from" && k != "scale_dissipation" && k != "scale_smoothing") typed[k] = v;
+  resolve_scaled_smoothing(ref, r, a.radius, b.radius, typed);
+  ref.reject_unknown_keys();
   typed["stiffness"] = stiffness_a * scale_effective_modulus(1.0, a, b);
   if (dissipation_a)
     typed["dissipation"] = scale_alpha ? scale_dissipation(*dissipation_a, a.radius, b.radius) : *dissipation_a;

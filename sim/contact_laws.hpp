@@ -1,5 +1,7 @@
 // Normal contact laws as pure functions: indentation, rate and parameters in, force out.
-// Sign conventions for x and xdot: sim/conventions.hpp. A contact never pulls.
+// Sign conventions for x and xdot: sim/conventions.hpp. A contact never pulls,
+// except OpenSim's smoothed law, reproduced as it is: where 1 + 1.5 alpha xdot < 0
+// its tanh factor leaves a pull of order 1e-7 Fs.
 #pragma once
 
 #include <algorithm>
@@ -32,25 +34,70 @@ inline double linear_damped(double stiffness, double damping, double x, double x
   return x > 0.0 ? std::max(stiffness * x + damping * xdot, 0.0) : 0.0;
 }
 
-enum class ContactLawKind { hertz, hunt_crossley, linear, linear_damped };
+// OpenSim's smoothed Hertz force (SmoothSphereHalfSpaceForce) [P-C1, P-C3, P-C4]:
+// Fs = (4/3) E* sqrt(R) (x^2 + cf)^(3/4) * (1/2 + 1/2 tanh(bd x)), for every x
+// (it never vanishes: a sphere in flight still feels a tiny force).
+inline double smooth_hertz_force(double effective_modulus, double radius, double cf, double bd, double x) {
+  const double fcf = (4.0 / 3.0) * effective_modulus * std::sqrt(radius) * std::pow(x * x + cf, 0.75);
+  return fcf * (0.5 + 0.5 * std::tanh(bd * x));
+}
+
+// The smoothed Hunt–Crossley factor [P-C9]: F = Fs (1 + 1.5 alpha xdot) (1/2 + 1/2 tanh(bv (xdot + 2/(3 alpha)))).
+// alpha = 0 gives the factor 1 (OpenSim evaluates tanh(bv * inf) = 1 there too).
+inline double smooth_hunt_crossley(double smooth_elastic_force, double xdot, double dissipation, double bv) {
+  if (dissipation == 0.0) return smooth_elastic_force;
+  const double sv = 0.5 + 0.5 * std::tanh(bv * (xdot + 2.0 / (3.0 * dissipation)));
+  return smooth_elastic_force * (1.0 + 1.5 * dissipation * xdot) * sv;
+}
+
+// The restitution-parameterised laws are Hunt–Crossley-shaped, F = Fe (1 + chi xdot),
+// with chi from a target restitution and impact speed (PHYSICS.md section 2,
+// sim/restitution.hpp); `exact_restitution` inverts the single-impact relation.
+enum class ContactLawKind {
+  hertz,
+  hunt_crossley,
+  linear,
+  linear_damped,
+  smooth_hunt_crossley,
+  lankarani_nikravesh,
+  flores,
+  gonthier,
+  carvalho_martins,
+  exact_restitution,
+};
 
 std::string_view to_string(ContactLawKind kind);
 
+// Laws whose force is Fe (1 + chi xdot) with chi set from restitution and impact speed.
+bool restitution_parameterised(ContactLawKind kind);
+
+// OpenSim's SmoothSphereHalfSpaceForce defaults [P-C1..C10].
+constexpr double opensim_default_cf = 1e-5;  // m^2, constant_contact_force
+constexpr double opensim_default_bd = 300;   // 1/m, hertz_smoothing
+constexpr double opensim_default_bv = 50;    // s/m, hunt_crossley_smoothing
+
 // Resolved parameters of one contact law. Hertz-family laws use
 // effective_modulus (E*, after combining) and radius; linear laws use
-// stiffness (N/m) and damping (N s/m).
+// stiffness (N/m) and damping (N s/m). Restitution-parameterised laws (and
+// hunt_crossley given a restitution) carry the equivalent alpha = chi / 1.5 in
+// `dissipation`, resolved when the law is built.
 struct ContactLaw {
   ContactLawKind kind = ContactLawKind::hunt_crossley;
   double effective_modulus = 0.0;  // Pa
   double radius = 0.0;             // m
-  double dissipation = 0.0;        // s/m, Hunt–Crossley alpha
+  double dissipation = 0.0;        // s/m, Hunt–Crossley alpha (chi / 1.5)
   double stiffness = 0.0;          // N/m, linear laws
   double damping = 0.0;            // N s/m, linear_damped
+  double cf = opensim_default_cf;  // m^2, smooth_hunt_crossley
+  double bd = opensim_default_bd;  // 1/m, smooth_hunt_crossley
+  double bv = opensim_default_bv;  // s/m, smooth_hunt_crossley
+  double restitution = 0.0;        // target cr, restitution-parameterised laws
+  double impact_speed = 0.0;       // m/s, the v- that target refers to
 };
 
 // Everything the engine needs of a contact at one instant.
 struct ContactResponse {
-  double force = 0.0;           // N, >= 0
+  double force = 0.0;           // N, >= 0 (smooth_hunt_crossley: see the top of this file)
   double elastic_force = 0.0;   // N, conservative part
   double elastic_energy = 0.0;  // J, potential of the conservative part
   double stiffness = 0.0;       // N/m, dF/dx at this state (tangent)
@@ -59,10 +106,17 @@ struct ContactResponse {
 
 ContactResponse contact_response(const ContactLaw& law, double x, double xdot);
 
+// Potential of the smoothed elastic force, integral of Fs from -inf to x (J).
+// OpenSim reports 2/5 Fs x instead, which is not the integral; the exact value
+// keeps the trace's energy balance (and `dissipated`) right.
+double smooth_hertz_energy(double effective_modulus, double radius, double cf, double bd, double x);
+
 // Switching functions: the force law is smooth wherever none of these changes
 // sign. Index 0 is the indentation itself (touchdown/lift-off); index 1, for
 // damped laws, is the argument of the no-pull clamp. Integrators land steps on
-// their roots so that no step straddles a kink.
+// their roots so that no step straddles a kink. The smoothed law has no kink:
+// its one switch, x = 0, is the centre of its tanh step, which grows sharp as
+// bd grows, so landing there keeps large-bd runs honest at the cost of one event.
 constexpr int max_contact_switches = 2;
 int contact_switch_count(const ContactLaw& law);
 void contact_switches(const ContactLaw& law, double x, double xdot, double* out);
