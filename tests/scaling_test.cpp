@@ -149,6 +149,7 @@ TEST(PaperSuite, ScalingHuman62ReproducesEveryModulus) {
   // moduli the paper scenarios resolve to; and each rests at xh = 0.35322.
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper")) {
+    if (entry.path().extension() != ".json") continue;  // the folder also holds its README
     const io::Scenario s = io::load_scenario(entry.path().string());
     const SphereSupport b{s.drop.mass, s.drop.spheres, s.drop.law.radius};
     const double expected = human_modulus * (b.mass / 62.0) * (6.0 / b.spheres) * std::pow(0.032 / b.radius, 2);
