@@ -12,6 +12,7 @@ struct RunSettings {
   double output_interval = 0.0;  // s
   integrators::Settings integrator;
   double atol = 0.0;  // 0: model-scaled (rtol L for positions, rtol sqrt(g L) for speeds)
+  bool record_samples = true;  // false: summary metrics only, no per-sample storage (sweeps)
 };
 
 // Simulates the drop. Never throws on numerical trouble: a run that blows up
