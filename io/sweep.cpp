@@ -166,7 +166,7 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
       try {
         Scenario s = sweep_scenario(base, base_file, design, i);
         s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted
-        trace = simulate(s.drop, s.run);
+        simulate(s.drop, s.run, trace);  // reuses the buffers run after run
         if (!traces_dir.empty()) {
           char stem[32];
           std::snprintf(stem, sizeof stem, "_%06zu.h5", i);

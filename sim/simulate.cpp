@@ -15,11 +15,17 @@ Energies drop_energies(const DropModel& model, double y, double v) {
 }
 
 Trace simulate(const DropModel& model, const RunSettings& run) {
+  Trace trace;
+  simulate(model, run, trace);
+  return trace;
+}
+
+void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
   const auto start = std::chrono::steady_clock::now();
   const DropSystem system(model);
   const auto grid = integrators::output_grid(0.0, run.duration, run.output_interval);
 
-  Trace trace;
+  trace.clear();  // keeps the sample buffers' capacity: no fresh pages per run
   trace.nq = trace.nu = 1;
   trace.contacts = 1;
   trace.gravity = model.gravity;
@@ -93,7 +99,6 @@ Trace simulate(const DropModel& model, const RunSettings& run) {
   if (!integrators::info(run.integrator.method).adaptive)
     trace.step = run.output_interval / static_cast<double>(integrators::steps_in(0.0, run.output_interval, run.integrator.step));
   trace.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return trace;
 }
 
 }  // namespace dropsim

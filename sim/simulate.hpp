@@ -19,6 +19,10 @@ struct RunSettings {
 // comes back with stats.status == diverged and the trace up to its last
 // finite sample.
 Trace simulate(const DropModel& model, const RunSettings& run);
+// The same into `trace`, reusing its buffers: batches (benchmarks, sweeps)
+// then write into memory already mapped instead of faulting in fresh pages
+// for every run, which costs more than the integration itself.
+void simulate(const DropModel& model, const RunSettings& run, Trace& trace);
 
 // The drop's energies at state (y, v); potential is zero at touchdown height.
 struct Energies {

@@ -39,6 +39,7 @@ struct Trace {
 
   std::size_t samples() const { return time.size(); }
   void reserve(std::size_t n);
+  void clear();  // back to a default Trace, keeping the buffers' capacity
 
   // Summary metrics of the run.
   double final_indentation_relative() const;  // mean over contacts at the last sample
