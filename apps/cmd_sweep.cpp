@@ -10,6 +10,7 @@
 
 #include "apps/commands.hpp"
 #include "io/atomic_file.hpp"
+#include "apps/sweep_ranks.hpp"
 #include "io/sweep.hpp"
 
 namespace dropsim::app {
@@ -59,6 +60,7 @@ class ProgressBar {
 };
 
 int sweep(const SweepOptions& o) {
+  const Ranks ranks = start_ranks();
   std::vector<io::SweepAxis> axes;
   for (const auto& v : o.vary) axes.push_back(io::parse_sweep_axis(v));
   const io::SweepDesign design =
@@ -88,11 +90,20 @@ int sweep(const SweepOptions& o) {
   for (std::size_t run : {begin, end ? end - 1 : 0})
     if (run < end) (void)io::sweep_scenario(base, o.base, design, run);
 
+  // Under MPI each rank takes a contiguous part of the slice; rank 0 gathers and writes.
+  const std::size_t mine_begin = begin + (end - begin) * static_cast<std::size_t>(ranks.rank) / ranks.size;
+  const std::size_t mine_end = begin + (end - begin) * static_cast<std::size_t>(ranks.rank + 1) / ranks.size;
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  ProgressBar bar(end - begin);
+  ProgressBar bar(mine_end - mine_begin);
   io::SweepFile file;
-  file.rows = io::run_sweep(base, o.base, design, begin, end, o.jobs > 0 ? static_cast<unsigned>(o.jobs) : hw,
-                            o.traces, [&](std::size_t done) { bar.update(done); });
+  file.rows = gather_rows(ranks,
+                          io::run_sweep(base, o.base, design, mine_begin, mine_end,
+                                        o.jobs > 0 ? static_cast<unsigned>(o.jobs) : hw, o.traces,
+                                        [&](std::size_t done) {
+                                          if (ranks.rank == 0) bar.update(done);
+                                        }),
+                          design.axes.size());
+  if (ranks.rank != 0) return finish_ranks(ranks, exit_ok);
   file.base_scenario = base.dump();
   file.kind = design.kind;
   file.seed = design.seed;
@@ -107,7 +118,7 @@ int sweep(const SweepOptions& o) {
   const auto diverged = std::count_if(file.rows.begin(), file.rows.end(), [](const auto& r) { return r.status != 0; });
   std::printf("%zu runs (%s%s), %ld diverged -> %s\n", file.rows.size(), design.kind.c_str(),
               shards > 1 ? (", shard " + file.shard).c_str() : "", static_cast<long>(diverged), output.c_str());
-  return diverged > 0 ? exit_check_failed : exit_ok;
+  return finish_ranks(ranks, diverged > 0 ? exit_check_failed : exit_ok);
 }
 
 }  // namespace

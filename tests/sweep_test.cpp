@@ -158,6 +158,21 @@ TEST(SweepCommand, TwoShardsMergedEqualOneProcess) {
   EXPECT_FALSE(fs::exists(dir / "bad.h5"));
 }
 
+#ifdef DROPSIM_HAVE_MPI
+TEST(SweepCommand, TwoMpiRanksEqualOneProcess) {
+  const fs::path dir = fresh_directory("mpi");
+  const fs::path base = dir / "base.json";
+  std::ofstream(base) << base_scenario().dump(2);
+  const std::string args = "sweep " + base.string() + " " + vary;
+  ASSERT_EQ(test::run_dropsim(args + " -o " + (dir / "one.h5").string()).exit_code, 0);
+  // Root in containers: OpenMPI wants both variables to agree to run.
+  const std::string mpirun = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -n 2 ";
+  const std::string command = mpirun + DROPSIM_BINARY + " " + args + " -j 1 -o " + (dir / "two.h5").string() + " 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  expect_same_rows(io::read_sweep_hdf5((dir / "one.h5").string()), io::read_sweep_hdf5((dir / "two.h5").string()));
+}
+#endif
+
 TEST(SweepCommand, TracesOnRequest) {
   const fs::path dir = fresh_directory("traces");
   const fs::path base = dir / "base.json";
