@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "io/atomic_file.hpp"
+#include "io/hdf5_strings.hpp"
 #include "io/hdf5_trace.hpp"
 #include "io/io_error.hpp"
 
@@ -194,20 +195,6 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
 }
 
 namespace {
-
-const H5::StrType& utf8_string() {
-  static const H5::StrType type = [] {
-    H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
-    t.setCset(H5T_CSET_UTF8);
-    return t;
-  }();
-  return type;
-}
-
-void string_attribute(H5::H5Object& where, const char* name, const std::string& value) {
-  H5::Attribute a = where.createAttribute(name, utf8_string(), H5::DataSpace(H5S_SCALAR));
-  a.write(utf8_string(), value);
-}
 
 std::string read_string_attribute(const H5::H5Object& where, const char* name) {
   std::string value;
