@@ -14,5 +14,7 @@ using Runner = std::function<int()>;
 void add_run_command(CLI::App& app, Runner& run);
 void add_compare_command(CLI::App& app, Runner& run);
 void add_scale_command(CLI::App& app, Runner& run);
+void add_sweep_command(CLI::App& app, Runner& run);
+void add_merge_command(CLI::App& app, Runner& run);
 
 }  // namespace dropsim::app

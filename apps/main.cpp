@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
   add_run_command(app, run);
   add_compare_command(app, run);
   add_scale_command(app, run);
+  add_sweep_command(app, run);
+  add_merge_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

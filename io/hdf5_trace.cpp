@@ -7,26 +7,12 @@
 #include <algorithm>
 
 #include "io/atomic_file.hpp"
+#include "io/hdf5_strings.hpp"
 #include "io/io_error.hpp"
 
 namespace dropsim::io {
 
 namespace {
-
-const H5::StrType& utf8_string() {
-  static const H5::StrType type = [] {
-    H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
-    t.setCset(H5T_CSET_UTF8);
-    return t;
-  }();
-  return type;
-}
-
-template <class Location>
-void string_attribute(Location& where, const char* name, const std::string& value) {
-  H5::Attribute a = where.createAttribute(name, utf8_string(), H5::DataSpace(H5S_SCALAR));
-  a.write(utf8_string(), value);
-}
 
 template <class Location, class T>
 void number_attribute(Location& where, const char* name, T value) {

@@ -101,6 +101,10 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
   } catch (const json::out_of_range& e) {
     throw InputError(file, "", std::string("a number is out of range of a double: ") + e.what());
   }
+  return parse_scenario(doc, file);
+}
+
+Scenario parse_scenario(const json& doc, const std::string& file) {
   Scenario s;
   s.file = file;
   ObjectReader top(doc, "", file);

@@ -12,12 +12,17 @@ struct RunSettings {
   double output_interval = 0.0;  // s
   integrators::Settings integrator;
   double atol = 0.0;  // 0: model-scaled (rtol L for positions, rtol sqrt(g L) for speeds)
+  bool record_samples = true;  // false: summary metrics only, no per-sample storage (sweeps)
 };
 
 // Simulates the drop. Never throws on numerical trouble: a run that blows up
 // comes back with stats.status == diverged and the trace up to its last
 // finite sample.
 Trace simulate(const DropModel& model, const RunSettings& run);
+// The same into `trace`, reusing its buffers: batches (benchmarks, sweeps)
+// then write into memory already mapped instead of faulting in fresh pages
+// for every run, which costs more than the integration itself.
+void simulate(const DropModel& model, const RunSettings& run, Trace& trace);
 
 // The drop's energies at state (y, v); potential is zero at touchdown height.
 struct Energies {

@@ -12,6 +12,19 @@ void Trace::reserve(std::size_t n) {
   u.reserve(n * nu);
 }
 
+void Trace::clear() {
+  for (auto* v : {&time, &tau, &force, &force_normalized, &contact_force, &indentation, &indentation_relative, &q, &u,
+                  &kinetic, &potential, &elastic, &dissipated, &contact_radius})
+    v->clear();
+  nq = nu = contacts = 0;
+  gravity = characteristic_length = total_mass = 0.0;
+  integrator.clear();
+  step = 0.0;
+  stats = {};
+  wall_time = 0.0;
+  summary = {};
+}
+
 double Trace::final_indentation_relative() const {
   if (time.empty() || contacts == 0) return 0.0;
   double sum = 0.0;

@@ -8,6 +8,18 @@
 
 namespace dropsim {
 
+// Settling: the run has settled once |F/(Mg) - 1| stays within this band.
+constexpr double settling_band = 0.02;
+
+// Summary metrics of a run, kept while it runs (so they exist without samples).
+struct TraceSummary {
+  std::size_t samples = 0;                        // observed, stored or not
+  double equilibrium_indentation_relative = 0.0;  // at the last sample
+  double peak_force_normalized = 0.0;             // max F/(Mg), first occurrence
+  double tau_of_peak = 0.0;
+  double settling_time = 0.0;  // s, last sample outside settling_band (the end if it never settles)
+};
+
 // Row-major (time-major) samples; 2-D quantities hold `columns` values per row.
 struct Trace {
   int nq = 0, nu = 0, contacts = 0;
@@ -23,9 +35,11 @@ struct Trace {
   double step = 0.0;  // fixed-step methods: the step actually taken
   integrators::IntegrationStats stats;
   double wall_time = 0.0;  // s
+  TraceSummary summary;
 
   std::size_t samples() const { return time.size(); }
   void reserve(std::size_t n);
+  void clear();  // back to a default Trace, keeping the buffers' capacity
 
   // Summary metrics of the run.
   double final_indentation_relative() const;  // mean over contacts at the last sample

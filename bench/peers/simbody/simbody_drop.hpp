@@ -1,0 +1,27 @@
+// The paper's drop run in Simbody the way OpenSim runs it: a Slider-mobilized
+// body under gravity, n ContactSpheres on a HalfSpace, SimTK::HuntCrossleyForce.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/drop.hpp"
+
+namespace dropsim::peers {
+
+enum class SimbodyIntegrator { runge_kutta_merson, cpodes };
+std::string to_string(SimbodyIntegrator integrator);
+
+struct SimbodyRun {
+  std::vector<double> force_normalized;  // on the grid, when recorded
+  long steps = 0, realizations = 0;
+  bool ok = true;
+};
+
+// Integrates to grid.back() at Simbody's `accuracy`. With `record`, reports
+// F/(Mg) at every grid time (realized to accelerations, as OpenSim's
+// reporters do); without, steps straight to the end.
+SimbodyRun simbody_drop(const DropModel& model, const std::vector<double>& grid, SimbodyIntegrator integrator,
+                        double accuracy, bool record);
+
+}  // namespace dropsim::peers

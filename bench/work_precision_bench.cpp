@@ -1,0 +1,333 @@
+// BM_WorkPrecision/<method>/<tolerance>: the 14-run paper suite's time against its
+// max error in F/(Mg) (vs a tight dropsim reference) for dropsim, the
+// hand-written floor and (when built) Simbody; then the matched-accuracy
+// table and its ratios, printed and written to JSON.
+//
+//   work_precision_bench [--json PATH] [google-benchmark flags]
+// CI: --benchmark_min_time=0.01 (scripts/ci-bench.sh) still writes the JSON.
+#include <benchmark/benchmark.h>
+#include <sys/utsname.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+
+#include "bench/floor/floor_dopri5.hpp"
+#include "io/hdf5_trace.hpp"
+#include "io/scenario.hpp"
+#include "sim/combining.hpp"
+#ifdef DROPSIM_HAVE_SIMBODY
+#include "bench/peers/simbody/simbody_drop.hpp"
+#endif
+
+namespace {
+
+using dropsim::io::Scenario;
+using Clock = std::chrono::steady_clock;
+
+constexpr double reference_rtol = 1e-12;  // the tight run every error is measured against
+const std::vector<double> targets = {1e-4, 1e-6};
+
+struct Suite {
+  std::vector<Scenario> scenarios;
+  std::vector<std::vector<double>> grids;
+  std::vector<std::vector<double>> reference;  // F/(Mg) on each grid
+};
+
+Suite& suite() {
+  static Suite s = [] {
+    Suite out;
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(DROPSIM_SOURCE_DIR "/scenarios/paper"))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      Scenario sc = dropsim::io::load_scenario(f.string());
+      out.grids.push_back(dropsim::integrators::output_grid(0.0, sc.run.duration, sc.run.output_interval));
+      dropsim::RunSettings tight = sc.run;
+      tight.integrator.rtol = reference_rtol;
+      out.reference.push_back(dropsim::simulate(sc.drop, tight).force_normalized);
+      out.scenarios.push_back(std::move(sc));
+    }
+    return out;
+  }();
+  return s;
+}
+
+// Max |F/(Mg) - reference| over one run's grid; infinite when the run fell short.
+double max_error(const std::vector<double>& fn, const std::vector<double>& ref) {
+  if (fn.size() != ref.size()) return std::numeric_limits<double>::infinity();
+  double worst = 0.0;
+  for (std::size_t i = 0; i < fn.size(); ++i) worst = std::max(worst, std::abs(fn[i] - ref[i]));
+  return std::isfinite(worst) ? worst : std::numeric_limits<double>::infinity();
+}
+
+dropsim::floor::Drop floor_drop(const Scenario& s, double rtol) {
+  const auto& m = s.drop;
+  dropsim::floor::Drop d;
+  d.mass = m.mass;
+  d.gravity = m.gravity;
+  d.k = m.spheres * (4.0 / 3.0) * m.law.effective_modulus * std::sqrt(m.law.radius);
+  d.alpha = m.law.kind == dropsim::ContactLawKind::hertz ? 0.0 : m.law.dissipation;
+  d.y0 = m.initial_height;
+  d.v0 = m.initial_velocity;
+  const auto atol = dropsim::DropSystem(m).model_scaled_atol(rtol);
+  d.atol_y = atol[0];
+  d.atol_v = atol[1];
+  return d;
+}
+
+// One way of running the suite at one tolerance.
+enum class Family { dropsim, dropsim_hdf5, floor, floor_reports, simbody_rkmerson, simbody_cpodes };
+const char* name(Family f) {
+  switch (f) {
+    case Family::dropsim: return "dropsim_dopri5";
+    case Family::dropsim_hdf5: return "dropsim_dopri5+hdf5";
+    case Family::floor: return "floor";
+    case Family::floor_reports: return "floor+reports";
+    case Family::simbody_rkmerson: return "simbody_rkmerson";
+    case Family::simbody_cpodes: return "simbody_cpodes";
+  }
+  return "?";
+}
+
+struct Config {
+  Family family;
+  double tolerance;  // rtol, or Simbody's accuracy
+  double error = 0.0;
+  long steps = 0, rhs = 0;
+  double seconds = 0.0;       // CPU per suite, filled in by the reporter
+  double wall_seconds = 0.0;  // wall per suite, for the record
+  bool measured = false;
+};
+std::vector<Config> configs;
+
+// Runs the suite once; returns (max error, steps, rhs) when `measure`.
+struct Outcome {
+  double error = 0.0;
+  long steps = 0, rhs = 0;
+};
+Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5_dir) {
+  Suite& s = suite();
+  Outcome o;
+  for (std::size_t i = 0; i < s.scenarios.size(); ++i) {
+    const Scenario& sc = s.scenarios[i];
+    std::vector<double> fn;
+    switch (c.family) {
+      case Family::dropsim:
+      case Family::dropsim_hdf5: {
+        dropsim::RunSettings run = sc.run;
+        run.integrator.rtol = c.tolerance;
+        // One trace per run kept across iterations, as a batch tool would keep
+        // its buffers (a fresh 0.5 MB trace per run costs page faults, not physics).
+        static std::vector<dropsim::Trace> traces(s.scenarios.size());
+        dropsim::Trace& t = traces[i];
+        dropsim::simulate(sc.drop, run, t);
+        if (c.family == Family::dropsim_hdf5)
+          dropsim::io::write_trace_hdf5((h5_dir / (sc.name + ".h5")).string(), sc, t);
+        benchmark::DoNotOptimize(t.force.data());
+        o.steps += t.stats.steps;
+        o.rhs += t.stats.rhs_evaluations;
+        if (measure) fn = t.force_normalized;
+        break;
+      }
+      case Family::floor:
+      case Family::floor_reports: {
+        const auto r = dropsim::floor::simulate(floor_drop(sc, c.tolerance), s.grids[i], c.tolerance,
+                                                measure || c.family == Family::floor_reports);
+        benchmark::DoNotOptimize(r.steps);
+        o.steps += r.steps;
+        o.rhs += r.rhs;
+        fn = std::move(r.force_normalized);
+        break;
+      }
+      case Family::simbody_rkmerson:
+      case Family::simbody_cpodes: {
+#ifdef DROPSIM_HAVE_SIMBODY
+        using dropsim::peers::SimbodyIntegrator;
+        const auto which =
+            c.family == Family::simbody_cpodes ? SimbodyIntegrator::cpodes : SimbodyIntegrator::runge_kutta_merson;
+        // Always with reports on the output grid, as OpenSim's reporters run:
+        // Simbody ends steps on report times, so timing it without them would
+        // time a different (less accurate) run than the one whose error is shown.
+        auto r = dropsim::peers::simbody_drop(sc.drop, s.grids[i], which, c.tolerance, true);
+        o.steps += r.steps;
+        o.rhs += r.realizations;
+        if (!r.ok) r.force_normalized.clear();
+        fn = std::move(r.force_normalized);
+#endif
+        break;
+      }
+    }
+    if (measure) o.error = std::max(o.error, max_error(fn, s.reference[i]));
+  }
+  return o;
+}
+
+void BM_WorkPrecision(benchmark::State& state, std::size_t index) {
+  Config& c = configs[index];
+  const auto h5_dir = std::filesystem::temp_directory_path() / "dropsim_work_precision";
+  std::filesystem::create_directories(h5_dir);
+  const Outcome measured = run_suite(c, true, h5_dir);  // error from the recorded run, outside the timing
+  c.error = measured.error;
+  c.steps = measured.steps;
+  c.rhs = measured.rhs;
+  for (auto _ : state) run_suite(c, false, h5_dir);
+  state.counters["config"] = static_cast<double>(index);
+  state.counters["max_error"] = c.error;
+  state.counters["steps_per_suite"] = static_cast<double>(c.steps);
+  state.counters["rhs_per_suite"] = static_cast<double>(c.rhs);
+  state.counters["ns_per_rhs"] = benchmark::Counter(static_cast<double>(c.rhs) * 1e-9,
+                                                    benchmark::Counter::kIsIterationInvariantRate |
+                                                        benchmark::Counter::kInvert);
+}
+
+// Catches each run's time per suite on its way to the console.
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred) continue;
+      const auto it = r.counters.find("config");
+      if (it == r.counters.end()) continue;
+      Config& c = configs[static_cast<std::size_t>(it->second.value)];
+      // CPU time: the machines are shared, and wall time there measures the neighbours.
+      c.seconds = r.cpu_accumulated_time / static_cast<double>(r.iterations);
+      c.wall_seconds = r.real_accumulated_time / static_cast<double>(r.iterations);
+      c.measured = true;
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+// The fastest configuration of a family within `target`.
+std::optional<Config> best(Family f, double target) {
+  std::optional<Config> b;
+  for (const Config& c : configs)
+    if (c.family == f && c.measured && c.error <= target && (!b || c.seconds < b->seconds)) b = c;
+  return b;
+}
+
+std::string machine() {
+  std::string cpu = "unknown cpu";
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);)
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  utsname u{};
+  uname(&u);
+  return cpu + ", " + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores, " + u.sysname +
+         " " + u.release;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  return buf;
+}
+
+nlohmann::json summarize(bool short_mode) {
+  using nlohmann::json;
+  json out{{"date", utc_now()}, {"machine", machine()}, {"short_mode", short_mode},
+           {"reference", {{"integrator", "dropsim dopri5"}, {"rtol", reference_rtol}}},
+           {"error", "max over the 14 paper runs and their output grids of |F/(Mg) - reference|"},
+           {"time", "CPU seconds per suite (thread CPU time; the machines are shared)"}};
+  for (const Config& c : configs)
+    if (c.measured)
+      out["runs"].push_back({{"method", name(c.family)}, {"tolerance", c.tolerance}, {"suite_seconds", c.seconds},
+                             {"suite_wall_seconds", c.wall_seconds},
+                             {"max_error", std::isfinite(c.error) ? json(c.error) : json(nullptr)},
+                             {"steps", c.steps}, {"rhs_evaluations", c.rhs}});
+  std::printf("\nMatched accuracy (fastest setting with max error in F/(Mg) <= target), 14-run paper suite:\n");
+  std::printf("%-8s %-22s %10s %12s %12s\n", "target", "method", "tolerance", "suite_ms", "max_error");
+  for (double target : targets) {
+    char key[16];
+    std::snprintf(key, sizeof key, "%.0e", target);
+    json m = json::object();
+    for (Family f : {Family::dropsim, Family::dropsim_hdf5, Family::floor, Family::floor_reports,
+                     Family::simbody_rkmerson, Family::simbody_cpodes}) {
+      const auto b = best(f, target);
+      if (!b) continue;
+      m[name(f)] = {{"tolerance", b->tolerance}, {"suite_seconds", b->seconds}, {"max_error", b->error}};
+      std::printf("%-8s %-22s %10.0e %12.4f %12.3g\n", key, name(f), b->tolerance, b->seconds * 1e3, b->error);
+    }
+    json ratios = json::object();
+    auto ratio = [&](const char* label, const char* num, const char* den) {
+      if (!m.contains(num) || !m.contains(den)) return;
+      const double r = m[num]["suite_seconds"].get<double>() / m[den]["suite_seconds"].get<double>();
+      ratios[label] = r;
+      std::printf("  %-44s %10.2f\n", label, r);
+    };
+    ratio("dropsim / floor", "dropsim_dopri5", "floor+reports");
+    ratio("dropsim / floor (no reports)", "dropsim_dopri5", "floor");
+    ratio("dropsim+hdf5 / floor", "dropsim_dopri5+hdf5", "floor+reports");
+    ratio("simbody_cpodes / dropsim", "simbody_cpodes", "dropsim_dopri5");
+    ratio("simbody_rkmerson / dropsim", "simbody_rkmerson", "dropsim_dopri5");
+    if (m.contains("dropsim_dopri5") && m.contains("dropsim_dopri5+hdf5")) {
+      // Same tolerance both ways: the cost of writing the 14 files.
+      for (const Config& a : configs)
+        for (const Config& b : configs)
+          if (a.family == Family::dropsim && b.family == Family::dropsim_hdf5 && a.measured && b.measured &&
+              a.tolerance == m["dropsim_dopri5"]["tolerance"].get<double>() && b.tolerance == a.tolerance) {
+            ratios["hdf5_write_seconds"] = b.seconds - a.seconds;
+            std::printf("  %-44s %10.2f ms\n", "writing the 14 HDF5 files adds", (b.seconds - a.seconds) * 1e3);
+          }
+    }
+    out["matched"][key] = {{"best", m}, {"ratios", ratios}};
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string json_path = "results/work_precision.json";
+  bool short_mode = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else if (a.rfind("--json=", 0) == 0) json_path = a.substr(7);
+    else args.push_back(argv[i]);
+    if (a.rfind("--benchmark_min_time", 0) == 0) short_mode = true;
+  }
+  int n = static_cast<int>(args.size());
+  benchmark::Initialize(&n, args.data());
+
+  const std::vector<double> rtols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
+  for (Family f : {Family::dropsim, Family::dropsim_hdf5, Family::floor, Family::floor_reports})
+    for (double r : rtols) configs.push_back({f, r});
+#ifdef DROPSIM_HAVE_SIMBODY
+  for (Family f : {Family::simbody_rkmerson, Family::simbody_cpodes})
+    for (double a : rtols) configs.push_back({f, a});
+#endif
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    char label[96];
+    std::snprintf(label, sizeof label, "BM_WorkPrecision/%s/%.0e", name(configs[i].family), configs[i].tolerance);
+    auto* b = benchmark::RegisterBenchmark(label, BM_WorkPrecision, i)->Unit(benchmark::kMillisecond);
+    // Simbody runs take seconds: one timed suite each is plenty at its scale.
+    if (configs[i].family == Family::simbody_rkmerson || configs[i].family == Family::simbody_cpodes) b->Iterations(1);
+  }
+  suite();  // the reference, before any timing
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  benchmark::Shutdown();
+
+  const nlohmann::json out = summarize(short_mode);
+  const std::filesystem::path path(json_path);
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << out.dump(2) << "\n";
+  std::printf("wrote %s\n", json_path.c_str());
+  return 0;
+}

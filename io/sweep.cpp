@@ -1,0 +1,349 @@
+// Sweep designs, per-run scenarios, the parallel runner and the summary HDF5 file.
+#include "io/sweep.hpp"
+
+#include <H5Cpp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <random>
+#include <thread>
+
+#include "io/atomic_file.hpp"
+#include "io/hdf5_strings.hpp"
+#include "io/hdf5_trace.hpp"
+#include "io/io_error.hpp"
+
+namespace dropsim::io {
+
+using nlohmann::json;
+
+namespace {
+
+double parse_number(const std::string& text, const std::string& spec, const char* what) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(v)) return v;
+  } catch (const std::exception&) {
+  }
+  throw InputError("--vary", "", std::string(what) + " must be a number in \"" + spec + "\" (got \"" + text + "\")");
+}
+
+// Value k of n on an axis: evenly spaced, in log space for log axes.
+double axis_value(const SweepAxis& a, double fraction) {
+  if (a.log) return std::exp(std::log(a.start) + fraction * (std::log(a.stop) - std::log(a.start)));
+  return a.start + fraction * (a.stop - a.start);
+}
+
+}  // namespace
+
+SweepAxis parse_sweep_axis(const std::string& spec) {
+  SweepAxis a;
+  a.spec = spec;
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || spec[0] != '/')
+    throw InputError("--vary", "", "expected PATH=START:STOP:COUNT[:log] with PATH a JSON pointer such as "
+                                   "/contact/dissipation (got \"" + spec + "\")");
+  a.pointer = spec.substr(0, eq);
+  std::vector<std::string> parts;
+  std::string rest = spec.substr(eq + 1);
+  for (std::size_t from = 0;;) {
+    const auto colon = rest.find(':', from);
+    parts.push_back(rest.substr(from, colon - from));
+    if (colon == std::string::npos) break;
+    from = colon + 1;
+  }
+  if (parts.size() < 3 || parts.size() > 4 || (parts.size() == 4 && parts[3] != "log"))
+    throw InputError("--vary", "", "expected PATH=START:STOP:COUNT[:log] (got \"" + spec + "\")");
+  a.start = parse_number(parts[0], spec, "START");
+  a.stop = parse_number(parts[1], spec, "STOP");
+  const double count = parse_number(parts[2], spec, "COUNT");
+  if (count < 1 || count != std::floor(count) || count > 1e9)
+    throw InputError("--vary", "", "COUNT must be a whole number >= 1 in \"" + spec + "\"");
+  a.count = static_cast<long>(count);
+  a.log = parts.size() == 4;
+  if (a.log && (a.start <= 0.0 || a.stop <= 0.0))
+    throw InputError("--vary", "", "a log axis needs START and STOP > 0 in \"" + spec + "\"");
+  try {
+    (void)json::json_pointer(a.pointer);
+  } catch (const json::exception&) {
+    throw InputError("--vary", "", "\"" + a.pointer + "\" is not a JSON pointer");
+  }
+  return a;
+}
+
+SweepDesign cartesian_design(std::vector<SweepAxis> axes) {
+  SweepDesign d;
+  d.kind = "cartesian";
+  d.axes = std::move(axes);
+  double total = 1.0;
+  for (const auto& a : d.axes) total *= static_cast<double>(a.count);
+  if (total > 1e8) throw InputError("--vary", "", "the product has " + std::to_string(total) + " runs (limit 1e8)");
+  std::vector<long> k(d.axes.size(), 0);
+  for (long run = 0; run < static_cast<long>(total); ++run) {
+    std::vector<double> v(d.axes.size());
+    for (std::size_t i = 0; i < d.axes.size(); ++i) {
+      const auto& a = d.axes[i];
+      v[i] = a.count == 1 ? a.start : axis_value(a, static_cast<double>(k[i]) / static_cast<double>(a.count - 1));
+    }
+    d.values.push_back(std::move(v));
+    for (std::size_t i = d.axes.size(); i-- > 0;) {  // last axis fastest
+      if (++k[i] < d.axes[i].count) break;
+      k[i] = 0;
+    }
+  }
+  return d;
+}
+
+SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, std::uint64_t seed) {
+  if (samples < 1 || samples > 100000000) throw InputError("--samples", "", "must be between 1 and 1e8");
+  SweepDesign d;
+  d.kind = "latin_hypercube";
+  d.seed = seed;
+  d.axes = std::move(axes);
+  d.values.assign(static_cast<std::size_t>(samples), std::vector<double>(d.axes.size()));
+  // mt19937_64 and this explicit draw are specified bit for bit, unlike
+  // std::shuffle and std::uniform_real_distribution: same seed, same design everywhere.
+  std::mt19937_64 rng(seed);
+  auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  std::vector<long> strata(static_cast<std::size_t>(samples));
+  for (std::size_t i = 0; i < d.axes.size(); ++i) {
+    std::iota(strata.begin(), strata.end(), 0L);
+    for (std::size_t j = strata.size(); j > 1; --j) std::swap(strata[j - 1], strata[rng() % j]);  // Fisher–Yates
+    for (std::size_t r = 0; r < strata.size(); ++r)
+      d.values[r][i] = axis_value(d.axes[i], (static_cast<double>(strata[r]) + uniform()) / static_cast<double>(samples));
+  }
+  return d;
+}
+
+Scenario sweep_scenario(const json& base, const std::string& base_file, const SweepDesign& design, std::size_t run) {
+  json doc = base;
+  for (std::size_t i = 0; i < design.axes.size(); ++i) {
+    const json::json_pointer ptr(design.axes[i].pointer);
+    const double v = design.values[run][i];
+    if (!doc.contains(ptr.parent_pointer()) || !doc[ptr.parent_pointer()].is_object())
+      throw InputError(base_file, design.axes[i].pointer, "--vary: no such object in the base scenario");
+    json& target = doc[ptr];
+    if (target.is_number_integer() && v == std::round(v)) target = static_cast<long long>(std::llround(v));
+    else if (target.is_number_integer()) target = v;  // left to the parser to reject, with its path
+    else target = v;
+  }
+  return parse_scenario(doc, base_file + " (sweep run " + std::to_string(run) + ")");
+}
+
+SweepRow sweep_row(std::size_t run, const std::vector<double>& values, const Trace& t) {
+  SweepRow r;
+  r.run = static_cast<std::int64_t>(run);
+  r.values = values;
+  r.equilibrium_indentation_relative = t.summary.equilibrium_indentation_relative;
+  r.peak_force_normalized = t.summary.peak_force_normalized;
+  r.tau_of_peak = t.summary.tau_of_peak;
+  r.settling_time = t.summary.settling_time;
+  r.status = t.stats.status == integrators::Status::diverged ? 1 : 0;
+  r.steps = t.stats.steps;
+  r.rhs_evaluations = t.stats.rhs_evaluations;
+  return r;
+}
+
+std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, const SweepDesign& design,
+                                std::size_t first, std::size_t last, unsigned threads, const std::string& traces_dir,
+                                const std::function<void(std::size_t)>& progress) {
+  std::vector<SweepRow> rows(last - first);
+  std::atomic<std::size_t> next{first};
+  std::atomic<bool> failed{false};
+  std::mutex lock;
+  std::size_t done = 0;
+  std::exception_ptr error;
+  std::size_t error_run = last;
+  auto worker = [&] {
+    Trace trace;
+    for (std::size_t i; !failed && (i = next++) < last;) {
+      try {
+        Scenario s = sweep_scenario(base, base_file, design, i);
+        s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted
+        simulate(s.drop, s.run, trace);  // reuses the buffers run after run
+        if (!traces_dir.empty()) {
+          char stem[32];
+          std::snprintf(stem, sizeof stem, "_%06zu.h5", i);
+          write_trace_hdf5((std::filesystem::path(traces_dir) / (s.name + stem)).string(), s, trace);
+        }
+        rows[i - first] = sweep_row(i, design.values[i], trace);
+      } catch (...) {
+        std::lock_guard g(lock);
+        if (i < error_run) {  // report the first bad run, whatever the scheduling
+          error_run = i;
+          error = std::current_exception();
+        }
+        failed = true;
+      }
+      std::lock_guard g(lock);
+      if (progress) progress(++done);
+    }
+  };
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, last - first))));
+  std::vector<std::thread> pool;
+  for (unsigned k = 0; k < threads; ++k) pool.emplace_back(worker);
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+  return rows;
+}
+
+namespace {
+
+std::string read_string_attribute(const H5::H5Object& where, const char* name) {
+  std::string value;
+  H5::Attribute a = where.openAttribute(name);
+  a.read(utf8_string(), value);
+  return value;
+}
+
+template <class T>
+const H5::PredType& h5_type() {
+  if constexpr (std::is_same_v<T, double>) return H5::PredType::NATIVE_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return H5::PredType::NATIVE_INT64;
+  else return H5::PredType::NATIVE_INT8;
+}
+
+template <class T>
+void column(H5::H5File& file, const char* name, const std::vector<T>& data, hsize_t columns, const char* units) {
+  const hsize_t rows = columns ? data.size() / columns : data.size();
+  const hsize_t dims[2] = {rows, columns};
+  H5::DataSet d = file.createDataSet(name, h5_type<T>(), H5::DataSpace(columns ? 2 : 1, dims));
+  if (!data.empty()) d.write(data.data(), h5_type<T>());
+  string_attribute(d, "units", units);
+}
+
+template <class T>
+std::vector<T> read_column(const H5::H5File& file, const char* name) {
+  H5::DataSet d = file.openDataSet(name);
+  const H5::DataSpace space = d.getSpace();
+  std::vector<T> out(static_cast<std::size_t>(space.getSimpleExtentNpoints()));
+  if (!out.empty()) d.read(out.data(), h5_type<T>());
+  return out;
+}
+
+}  // namespace
+
+void write_sweep_hdf5(const std::string& path, const SweepFile& s) {
+  AtomicFile out(path);
+  try {
+    H5::Exception::dontPrint();
+    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC);
+    const std::size_t n = s.rows.size(), p = s.pointers.size();
+    std::vector<std::int64_t> run(n), steps(n), rhs(n);
+    std::vector<std::int8_t> status(n);
+    std::vector<double> values(n * p), xh(n), peak(n), tau(n), settle(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const SweepRow& r = s.rows[i];
+      run[i] = r.run;
+      std::copy(r.values.begin(), r.values.end(), values.begin() + static_cast<long>(i * p));
+      xh[i] = r.equilibrium_indentation_relative;
+      peak[i] = r.peak_force_normalized;
+      tau[i] = r.tau_of_peak;
+      settle[i] = r.settling_time;
+      status[i] = r.status;
+      steps[i] = r.steps;
+      rhs[i] = r.rhs_evaluations;
+    }
+    column(file, "run", run, 0, "1");
+    column(file, "parameters", values, p, "as in the scenario");
+    column(file, "equilibrium_indentation_relative", xh, 0, "1");
+    column(file, "peak_force_normalized", peak, 0, "1");
+    column(file, "tau_of_peak", tau, 0, "1");
+    column(file, "settling_time", settle, 0, "s");
+    column(file, "status", status, 0, "0 ok, 1 diverged");
+    column(file, "steps", steps, 0, "1");
+    column(file, "rhs_evaluations", rhs, 0, "1");
+    H5::Group root = file.openGroup("/");
+    string_attribute(root, "dropsim_version", DROPSIM_VERSION);
+    string_attribute(root, "base_scenario", s.base_scenario);
+    string_attribute(root, "design", s.kind);
+    string_attribute(root, "seed", std::to_string(s.seed));
+    string_attribute(root, "axes", json(s.axes).dump());
+    string_attribute(root, "parameter_paths", json(s.pointers).dump());
+    string_attribute(root, "total_runs", std::to_string(s.total_runs));
+    string_attribute(root, "shard", s.shard);
+    string_attribute(root, "settling_band", "|F/(Mg) - 1| <= 0.02");
+    file.close();
+  } catch (const H5::Exception& e) {
+    throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
+  }
+  out.commit();
+}
+
+SweepFile read_sweep_hdf5(const std::string& path) {
+  SweepFile s;
+  try {
+    H5::Exception::dontPrint();
+    H5::H5File file(path, H5F_ACC_RDONLY);
+    H5::Group root = file.openGroup("/");
+    s.base_scenario = read_string_attribute(root, "base_scenario");
+    s.kind = read_string_attribute(root, "design");
+    s.seed = std::stoull(read_string_attribute(root, "seed"));
+    s.axes = json::parse(read_string_attribute(root, "axes")).get<std::vector<std::string>>();
+    s.pointers = json::parse(read_string_attribute(root, "parameter_paths")).get<std::vector<std::string>>();
+    s.total_runs = std::stoll(read_string_attribute(root, "total_runs"));
+    s.shard = read_string_attribute(root, "shard");
+    const auto run = read_column<std::int64_t>(file, "run");
+    const auto values = read_column<double>(file, "parameters");
+    const auto xh = read_column<double>(file, "equilibrium_indentation_relative");
+    const auto peak = read_column<double>(file, "peak_force_normalized");
+    const auto tau = read_column<double>(file, "tau_of_peak");
+    const auto settle = read_column<double>(file, "settling_time");
+    const auto status = read_column<std::int8_t>(file, "status");
+    const auto steps = read_column<std::int64_t>(file, "steps");
+    const auto rhs = read_column<std::int64_t>(file, "rhs_evaluations");
+    const std::size_t p = s.pointers.size();
+    for (std::size_t i = 0; i < run.size(); ++i) {
+      SweepRow r;
+      r.run = run[i];
+      r.values.assign(values.begin() + static_cast<long>(i * p), values.begin() + static_cast<long>((i + 1) * p));
+      r.equilibrium_indentation_relative = xh[i];
+      r.peak_force_normalized = peak[i];
+      r.tau_of_peak = tau[i];
+      r.settling_time = settle[i];
+      r.status = status[i];
+      r.steps = steps[i];
+      r.rhs_evaluations = rhs[i];
+      s.rows.push_back(std::move(r));
+    }
+  } catch (const H5::Exception& e) {
+    throw InputError(path, "", "not a dropsim sweep summary: " + e.getDetailMsg());
+  } catch (const std::exception& e) {
+    throw InputError(path, "", std::string("not a dropsim sweep summary: ") + e.what());
+  }
+  return s;
+}
+
+SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<std::string>& files) {
+  if (shards.empty()) throw InputError("merge", "", "no shard files given");
+  SweepFile out = shards.front();
+  out.rows.clear();
+  out.shard = "0/1";
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    const SweepFile& s = shards[k];
+    if (s.base_scenario != out.base_scenario || s.kind != out.kind || s.seed != out.seed || s.axes != out.axes ||
+        s.total_runs != out.total_runs)
+      throw InputError(files[k], "", "is a shard of a different sweep than " + files.front() +
+                                         " (base scenario, design or axes differ)");
+    out.rows.insert(out.rows.end(), s.rows.begin(), s.rows.end());
+  }
+  std::sort(out.rows.begin(), out.rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.run < b.run; });
+  for (std::size_t i = 0; i < out.rows.size(); ++i)
+    if (out.rows[i].run != static_cast<std::int64_t>(i))
+      throw InputError(files.front(), "", "the shards do not cover the sweep: run " + std::to_string(i) +
+                                              (out.rows[i].run < static_cast<std::int64_t>(i) ? " appears twice"
+                                                                                                : " is missing"));
+  if (static_cast<std::int64_t>(out.rows.size()) != out.total_runs)
+    throw InputError(files.front(), "", "the shards hold " + std::to_string(out.rows.size()) + " of " +
+                                            std::to_string(out.total_runs) + " runs");
+  return out;
+}
+
+}  // namespace dropsim::io

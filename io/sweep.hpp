@@ -1,0 +1,80 @@
+// Parameter sweeps: a design of points over JSON-pointer axes of a base
+// scenario, each point patched in and validated by parse_scenario, run, and
+// reduced to one summary row; rows go to one HDF5 file (and shards merge).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/scenario.hpp"
+
+namespace dropsim::io {
+
+// `PATH=START:STOP:COUNT[:log]`, PATH a JSON pointer into the scenario.
+struct SweepAxis {
+  std::string spec;  // as typed
+  std::string pointer;
+  double start = 0.0, stop = 0.0;
+  long count = 1;
+  bool log = false;
+};
+SweepAxis parse_sweep_axis(const std::string& spec);  // throws InputError naming "--vary"
+
+// The runs of a sweep: values[run][axis], in a fixed order.
+struct SweepDesign {
+  std::string kind;       // "cartesian" or "latin_hypercube"
+  std::uint64_t seed = 0;  // latin_hypercube only
+  std::vector<SweepAxis> axes;
+  std::vector<std::vector<double>> values;
+};
+// Cartesian product, the last axis varying fastest.
+SweepDesign cartesian_design(std::vector<SweepAxis> axes);
+// `samples` points, one per stratum of every axis (log axes stratified in
+// log space), from a fixed-seed generator: the same seed gives the same design.
+SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, std::uint64_t seed);
+
+// The base scenario with run `run`'s values patched in, validated exactly as
+// a file would be. Integer-valued targets (e.g. /drop/spheres) get integers.
+Scenario sweep_scenario(const nlohmann::json& base, const std::string& base_file, const SweepDesign& design,
+                        std::size_t run);
+
+// One row of the summary file.
+struct SweepRow {
+  std::int64_t run = 0;  // index in the whole design
+  std::vector<double> values;
+  double equilibrium_indentation_relative = 0.0, peak_force_normalized = 0.0, tau_of_peak = 0.0,
+         settling_time = 0.0;
+  std::int8_t status = 0;  // 0 ok, 1 diverged
+  std::int64_t steps = 0, rhs_evaluations = 0;
+};
+SweepRow sweep_row(std::size_t run, const std::vector<double>& values, const Trace& trace);
+
+// Runs design rows [first, last) on `threads` threads. Rows come back in run
+// order whatever the thread count; `progress(done)` is called from workers
+// under a lock. With a traces_dir, each run's trace is written there too.
+std::vector<SweepRow> run_sweep(const nlohmann::json& base, const std::string& base_file, const SweepDesign& design,
+                                std::size_t first, std::size_t last, unsigned threads,
+                                const std::string& traces_dir, const std::function<void(std::size_t)>& progress);
+
+// The summary file. Root attributes record the base scenario, the design and
+// which shard of how many the rows are ("0/1" for a whole sweep).
+struct SweepFile {
+  std::string base_scenario;  // JSON text of the base as given
+  std::string kind;
+  std::uint64_t seed = 0;
+  std::vector<std::string> axes;  // specs as typed
+  std::vector<std::string> pointers;
+  std::int64_t total_runs = 0;
+  std::string shard = "0/1";
+  std::vector<SweepRow> rows;
+};
+void write_sweep_hdf5(const std::string& path, const SweepFile& sweep);  // atomic; throws IoError
+SweepFile read_sweep_hdf5(const std::string& path);                      // throws InputError
+
+// Joins shards of one sweep: same base and design, every run exactly once.
+SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<std::string>& files);
+
+}  // namespace dropsim::io
