@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   Runner run;
   add_run_command(app, run);
+  add_integrators_command(app, run);
+  add_steplimit_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -32,9 +32,28 @@ void hermite_state(double t, Vector& out, const Vector& x0, const Vector& d0, do
   out = h00 * x0 + (h10 * h) * d0 + h01 * x1 + (h11 * h) * d1;
 }
 
+// What pairs share: the fixed-step form (one do_step, error ignored) and the
+// Hermite dense output; a pair with its own dense output hides calc_state.
+template <class Derived, class Vector>
+class EmbeddedPairBase {
+ public:
+  void reset() {}
+  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
+                  const Vector& d1, double t1) {
+    hermite_state(t, out, x0, d0, t0, x1, d1, t1);
+  }
+  template <class Sys>
+  void step(const Sys& sys, Vector& x, double t, double h) {
+    Vector d = x, out = x, dout = x, err = x;
+    sys(x, d, t);
+    static_cast<Derived*>(this)->do_step(sys, x, d, t, out, dout, h, err);
+    x = out;
+  }
+};
+
 // Dormand–Prince 5(4), Boost.Odeint's: FSAL, its own fourth-order dense output.
 template <class Vector>
-class Dopri5Pair {
+class Dopri5Pair : public EmbeddedPairBase<Dopri5Pair<Vector>, Vector> {
  public:
   static constexpr int order = 5, error_order = 4;
   void reset() { stepper_.reset(); }
@@ -47,13 +66,6 @@ class Dopri5Pair {
                   const Vector& d1, double t1) {
     stepper_.calc_state(t, out, x0, d0, t0, x1, d1, t1);
   }
-  template <class Sys>
-  void step(const Sys& sys, Vector& x, double t, double h) {
-    Vector d = x, out = x, dout = x, err = x;
-    sys(x, d, t);
-    stepper_.do_step(sys, x, d, t, out, dout, h, err);
-    x = out;
-  }
 
  private:
   odeint::runge_kutta_dopri5<Vector, double, Vector, double, odeint::vector_space_algebra> stepper_;
@@ -61,23 +73,19 @@ class Dopri5Pair {
 
 // Any odeint explicit error stepper (Cash–Karp 5(4), Fehlberg 7(8)) with Hermite dense output.
 template <class Vector, class OdeintStepper, int Order, int ErrorOrder>
-class ExplicitErrorPair {
+class ExplicitErrorPair
+    : public EmbeddedPairBase<ExplicitErrorPair<Vector, OdeintStepper, Order, ErrorOrder>, Vector> {
  public:
   static constexpr int order = Order, error_order = ErrorOrder;
-  void reset() {}
   template <class Sys>
   void do_step(const Sys& sys, const Vector& x, const Vector& dxdt, double t, Vector& x_new, Vector& dxdt_new,
                double h, Vector& x_err) {
     stepper_.do_step(sys, x, dxdt, t, x_new, h, x_err);
     sys(x_new, dxdt_new, t + h);  // the next step's first stage, and the interpolant's slope
   }
-  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
-                  const Vector& d1, double t1) {
-    hermite_state(t, out, x0, d0, t0, x1, d1, t1);
-  }
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
-    stepper_.do_step(sys, x, t, h);
+    stepper_.do_step(sys, x, t, h);  // without the error estimate: no extra stage
   }
 
  private:
@@ -99,10 +107,9 @@ using Fehlberg78Pair = ExplicitErrorPair<
 // embedded pair the driver can land on events with, and a one-step map the
 // stability analysis can apply.
 template <class Vector>
-class BulirschStoerPair {
+class BulirschStoerPair : public EmbeddedPairBase<BulirschStoerPair<Vector>, Vector> {
  public:
   static constexpr int order = 8, error_order = 6;
-  void reset() {}
   template <class Sys>
   void do_step(const Sys& sys, const Vector& x, const Vector& dxdt, double t, Vector& x_new, Vector& dxdt_new,
                double h, Vector& x_err) {
@@ -110,17 +117,6 @@ class BulirschStoerPair {
     x_new = table_[levels - 1];
     x_err = table_[levels - 1] - previous_diagonal_;
     sys(x_new, dxdt_new, t + h);
-  }
-  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
-                  const Vector& d1, double t1) {
-    hermite_state(t, out, x0, d0, t0, x1, d1, t1);
-  }
-  template <class Sys>
-  void step(const Sys& sys, Vector& x, double t, double h) {
-    Vector d = x;
-    sys(x, d, t);
-    extrapolate(sys, x, d, t, h);
-    x = table_[levels - 1];
   }
 
  private:
@@ -157,10 +153,9 @@ class BulirschStoerPair {
 // stages are restated here. The Jacobian is the System's analytic one;
 // autonomous systems only (df/dt = 0), as every dropsim system is.
 template <class Vector>
-class Rosenbrock4Pair {
+class Rosenbrock4Pair : public EmbeddedPairBase<Rosenbrock4Pair<Vector>, Vector> {
  public:
   static constexpr int order = 4, error_order = 3;
-  void reset() {}
   template <class Sys>
   void do_step(const Sys& sys, const Vector& x, const Vector& dxdt, double t, Vector& x_new, Vector& dxdt_new,
                double h, Vector& x_err) {
@@ -189,17 +184,6 @@ class Rosenbrock4Pair {
     x_err = lu.solve(Eigen::VectorXd(f + (c.c61 * g1 + c.c62 * g2 + c.c63 * g3 + c.c64 * g4 + c.c65 * g5) / h));
     x_new = xs + x_err;
     sys(x_new, dxdt_new, t + h);
-  }
-  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
-                  const Vector& d1, double t1) {
-    hermite_state(t, out, x0, d0, t0, x1, d1, t1);
-  }
-  template <class Sys>
-  void step(const Sys& sys, Vector& x, double t, double h) {
-    Vector d = x, out = x, dout = x, err = x;
-    sys(x, d, t);
-    do_step(sys, x, d, t, out, dout, h, err);
-    x = out;
   }
 
  private:

@@ -59,11 +59,11 @@ IntegrationStats integrate_fixed(Stepper& stepper, const System& system, typenam
   return stats;
 }
 
-// Forward Euler, Boost.Odeint's: unstable on an undamped oscillator at every h > 0.
-template <class Vector>
-class ForwardEuler {
+// Any Boost.Odeint explicit stepper as a FixedStepper.
+template <class Vector, class OdeintStepper, int Order>
+class OdeintFixed {
  public:
-  static constexpr int order = 1;
+  static constexpr int order = Order;
   void reset() {}
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
@@ -71,25 +71,21 @@ class ForwardEuler {
   }
 
  private:
-  boost::numeric::odeint::euler<Vector, double, Vector, double, boost::numeric::odeint::vector_space_algebra> stepper_;
+  OdeintStepper stepper_;
 };
 
-// Classical Runge–Kutta 4, Boost.Odeint's.
+// Forward Euler: unstable on an undamped oscillator at every h > 0.
 template <class Vector>
-class RungeKutta4 {
- public:
-  static constexpr int order = 4;
-  void reset() {}
-  template <class Sys>
-  void step(const Sys& sys, Vector& x, double t, double h) {
-    stepper_.do_step(sys, x, t, h);
-  }
+using ForwardEuler = OdeintFixed<
+    Vector,
+    boost::numeric::odeint::euler<Vector, double, Vector, double, boost::numeric::odeint::vector_space_algebra>, 1>;
 
- private:
-  boost::numeric::odeint::runge_kutta4<Vector, double, Vector, double,
-                                       boost::numeric::odeint::vector_space_algebra>
-      stepper_;
-};
+// Classical Runge–Kutta 4.
+template <class Vector>
+using RungeKutta4 = OdeintFixed<Vector,
+                                boost::numeric::odeint::runge_kutta4<Vector, double, Vector, double,
+                                                                     boost::numeric::odeint::vector_space_algebra>,
+                                4>;
 
 // Explicit central difference as explicit dynamics codes run it (leapfrog):
 //   u[n+1/2] = u[n-1/2] + h a(q[n], u[n-1/2]),   q[n+1] = q[n] + h qdot(q[n], u[n+1/2]),
@@ -101,7 +97,7 @@ class RungeKutta4 {
 template <class Vector>
 class CentralDifference {
  public:
-  static constexpr int order = 2;
+  static constexpr int order = 1;  // 2 without velocity-dependent forces
   void reset() { started_ = false; }
 
   template <class Sys>

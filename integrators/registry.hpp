@@ -25,7 +25,7 @@ enum class Method {
 struct MethodInfo {
   Method method;
   std::string_view name;
-  int order;      // of the step formula (adaptive methods: of the propagated solution)
+  int order;      // observed with velocity-dependent forces (adaptive methods: of the propagated solution)
   bool adaptive;  // error-controlled step (can still be run with a fixed step: step-limit measurement)
   bool implicit;  // solves with the System's Jacobian
   std::string_view description;
@@ -34,7 +34,8 @@ struct MethodInfo {
 inline constexpr std::array<MethodInfo, 13> methods{{
     {Method::euler, "euler", 1, false, false, "forward Euler (Boost.Odeint)"},
     {Method::symplectic_euler, "symplectic_euler", 1, false, false, "kick (damping at the new speed), then drift"},
-    {Method::central_difference, "central_difference", 2, false, false, "leapfrog, damping lagged half a step"},
+    {Method::central_difference, "central_difference", 1, false, false,
+     "leapfrog; damping lagged half a step (order 2 without damping)"},
     {Method::velocity_verlet, "velocity_verlet", 2, false, false, "Newmark beta=0, damping at the new speed"},
     {Method::rk4, "rk4", 4, false, false, "classical Runge-Kutta (Boost.Odeint)"},
     {Method::cash_karp54, "cash_karp54", 5, true, false, "Cash-Karp 5(4) (Boost.Odeint), Hermite dense output"},
