@@ -16,5 +16,7 @@ void add_compare_command(CLI::App& app, Runner& run);
 void add_scale_command(CLI::App& app, Runner& run);
 void add_sweep_command(CLI::App& app, Runner& run);
 void add_merge_command(CLI::App& app, Runner& run);
+void add_integrators_command(CLI::App& app, Runner& run);
+void add_steplimit_command(CLI::App& app, Runner& run);
 
 }  // namespace dropsim::app

@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
   add_scale_command(app, run);
   add_sweep_command(app, run);
   add_merge_command(app, run);
+  add_integrators_command(app, run);
+  add_steplimit_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

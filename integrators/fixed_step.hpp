@@ -59,11 +59,11 @@ IntegrationStats integrate_fixed(Stepper& stepper, const System& system, typenam
   return stats;
 }
 
-// Classical Runge–Kutta 4, Boost.Odeint's.
-template <class Vector>
-class RungeKutta4 {
+// Any Boost.Odeint explicit stepper as a FixedStepper.
+template <class Vector, class OdeintStepper, int Order>
+class OdeintFixed {
  public:
-  static constexpr int order = 4;
+  static constexpr int order = Order;
   void reset() {}
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
@@ -71,20 +71,33 @@ class RungeKutta4 {
   }
 
  private:
-  boost::numeric::odeint::runge_kutta4<Vector, double, Vector, double,
-                                       boost::numeric::odeint::vector_space_algebra>
-      stepper_;
+  OdeintStepper stepper_;
 };
+
+// Forward Euler: unstable on an undamped oscillator at every h > 0.
+template <class Vector>
+using ForwardEuler = OdeintFixed<
+    Vector,
+    boost::numeric::odeint::euler<Vector, double, Vector, double, boost::numeric::odeint::vector_space_algebra>, 1>;
+
+// Classical Runge–Kutta 4.
+template <class Vector>
+using RungeKutta4 = OdeintFixed<Vector,
+                                boost::numeric::odeint::runge_kutta4<Vector, double, Vector, double,
+                                                                     boost::numeric::odeint::vector_space_algebra>,
+                                4>;
 
 // Explicit central difference as explicit dynamics codes run it (leapfrog):
 //   u[n+1/2] = u[n-1/2] + h a(q[n], u[n-1/2]),   q[n+1] = q[n] + h qdot(q[n], u[n+1/2]),
 // starting with a half step u[1/2] = u[0] + h/2 a[0]. Velocity-dependent
 // forces see the speed half a step late. The state it reports is
-// [q[n]; u[n-1/2] + h/2 a[n]]; one right-hand side per step.
+// [q[n]; u[n-1/2] + h/2 a[n]]; one right-hand side per step. The state it
+// carries is [q[n]; u[n-1/2]]: leapfrog() is its one-step map on that state,
+// which the stability analysis applies.
 template <class Vector>
 class CentralDifference {
  public:
-  static constexpr int order = 2;
+  static constexpr int order = 1;  // 2 without velocity-dependent forces
   void reset() { started_ = false; }
 
   template <class Sys>
@@ -110,6 +123,18 @@ class CentralDifference {
     sys(work_, f_, t + h);
     x.head(nq) = work_.head(nq);
     x.tail(nu) = u_half_ + 0.5 * h * f_.tail(nu);
+  }
+
+  // One leapfrog step on the carried state x = [q[n]; u[n-1/2]] -> [q[n+1]; u[n+1/2]].
+  template <class Sys>
+  static void leapfrog(const Sys& sys, Vector& x, double t, double h) {
+    const auto nq = sys.system->num_positions();
+    const auto nu = x.size() - nq;
+    Vector f = x;
+    sys(x, f, t);
+    x.tail(nu) += h * f.tail(nu);
+    sys.system->position_rate(x, f);
+    x.head(nq) += h * f.head(nq);
   }
 
  private:

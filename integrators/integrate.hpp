@@ -2,9 +2,11 @@
 // Dispatch happens once per run; the inner loops are fully typed.
 #pragma once
 
-#include "integrators/dopri5.hpp"
+#include "integrators/adaptive.hpp"
 #include "integrators/fixed_step.hpp"
+#include "integrators/implicit.hpp"
 #include "integrators/registry.hpp"
+#include "integrators/symplectic.hpp"
 
 namespace dropsim::integrators {
 
@@ -13,31 +15,65 @@ struct Settings {
   double rtol = 1e-9;  // adaptive methods
   double step = 0.0;   // fixed-step methods: the largest step
   double max_step = 0.0;
+  // Run an adaptive method's formula with the fixed step instead of its error
+  // control (step-limit measurement).
+  bool fixed = false;
 };
+
+// Calls visit(stepper) with the fixed-step form of `method` (every method has
+// one: adaptive methods' is their propagated formula without error control).
+template <class Vector, class Visitor>
+decltype(auto) visit_one_step(Method method, Visitor&& visit) {
+  switch (method) {
+    case Method::euler: { ForwardEuler<Vector> s; return visit(s); }
+    case Method::symplectic_euler: { SymplecticEuler<Vector> s; return visit(s); }
+    case Method::central_difference: { CentralDifference<Vector> s; return visit(s); }
+    case Method::velocity_verlet: { VelocityVerlet<Vector> s; return visit(s); }
+    case Method::rk4: { RungeKutta4<Vector> s; return visit(s); }
+    case Method::cash_karp54: { CashKarp54Pair<Vector> s; return visit(s); }
+    case Method::dopri5: { Dopri5Pair<Vector> s; return visit(s); }
+    case Method::fehlberg78: { Fehlberg78Pair<Vector> s; return visit(s); }
+    case Method::bulirsch_stoer: { BulirschStoerPair<Vector> s; return visit(s); }
+    case Method::rosenbrock4: { Rosenbrock4Pair<Vector> s; return visit(s); }
+    case Method::implicit_euler: { ImplicitEuler<Vector> s; return visit(s); }
+    case Method::newmark: { Newmark<Vector> s; return visit(s); }
+    case Method::mclachlan_sb3a: { McLachlanSB3A<Vector> s; return visit(s); }
+  }
+  ForwardEuler<Vector> s;  // unreachable: every Method is listed above
+  return visit(s);
+}
+
+// Calls visit(pair) with the embedded pair of an adaptive method.
+template <class Vector, class Visitor>
+decltype(auto) visit_pair(Method method, Visitor&& visit) {
+  switch (method) {
+    case Method::cash_karp54: { CashKarp54Pair<Vector> s; return visit(s); }
+    case Method::fehlberg78: { Fehlberg78Pair<Vector> s; return visit(s); }
+    case Method::bulirsch_stoer: { BulirschStoerPair<Vector> s; return visit(s); }
+    case Method::rosenbrock4: { Rosenbrock4Pair<Vector> s; return visit(s); }
+    default: break;
+  }
+  Dopri5Pair<Vector> s;
+  return visit(s);
+}
 
 template <class System, class Observer>
 IntegrationStats integrate(const Settings& settings, const System& system, typename System::Vector& x,
                            const std::vector<double>& grid, const typename System::Vector& atol,
                            Observer&& observer) {
   using Vector = typename System::Vector;
-  switch (settings.method) {
-    case Method::dopri5: {
-      Dopri5<System> stepper;
+  if (info(settings.method).adaptive && !settings.fixed) {
+    return visit_pair<Vector>(settings.method, [&](auto& pair) {
+      AdaptiveDriver<System, std::remove_reference_t<decltype(pair)>> driver;
       AdaptiveSettings adaptive;
       adaptive.rtol = settings.rtol;
       adaptive.max_step = settings.max_step;
-      return stepper.integrate(system, x, grid, adaptive, atol, observer);
-    }
-    case Method::rk4: {
-      RungeKutta4<Vector> stepper;
-      return integrate_fixed(stepper, system, x, grid, settings.step, observer);
-    }
-    case Method::central_difference: {
-      CentralDifference<Vector> stepper;
-      return integrate_fixed(stepper, system, x, grid, settings.step, observer);
-    }
+      return driver.integrate(system, x, grid, adaptive, atol, observer);
+    });
   }
-  return {};
+  return visit_one_step<Vector>(settings.method, [&](auto& stepper) {
+    return integrate_fixed(stepper, system, x, grid, settings.step, observer);
+  });
 }
 
 }  // namespace dropsim::integrators

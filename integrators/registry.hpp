@@ -6,20 +6,48 @@
 
 namespace dropsim::integrators {
 
-enum class Method { dopri5, rk4, central_difference };
+enum class Method {
+  euler,
+  symplectic_euler,
+  central_difference,
+  velocity_verlet,
+  rk4,
+  cash_karp54,
+  dopri5,
+  fehlberg78,
+  bulirsch_stoer,
+  rosenbrock4,
+  implicit_euler,
+  newmark,
+  mclachlan_sb3a,
+};
 
 struct MethodInfo {
   Method method;
   std::string_view name;
-  int order;
-  bool adaptive;
-  bool implicit;
+  int order;      // observed with velocity-dependent forces (adaptive methods: of the propagated solution)
+  bool adaptive;  // error-controlled step (can still be run with a fixed step: step-limit measurement)
+  bool implicit;  // solves with the System's Jacobian
+  std::string_view description;
 };
 
-inline constexpr std::array<MethodInfo, 3> methods{{
-    {Method::dopri5, "dopri5", 5, true, false},
-    {Method::rk4, "rk4", 4, false, false},
-    {Method::central_difference, "central_difference", 2, false, false},
+inline constexpr std::array<MethodInfo, 13> methods{{
+    {Method::euler, "euler", 1, false, false, "forward Euler (Boost.Odeint)"},
+    {Method::symplectic_euler, "symplectic_euler", 1, false, false, "kick (damping at the new speed), then drift"},
+    {Method::central_difference, "central_difference", 1, false, false,
+     "leapfrog; damping lagged half a step (order 2 without damping)"},
+    {Method::velocity_verlet, "velocity_verlet", 2, false, false, "Newmark beta=0, damping at the new speed"},
+    {Method::rk4, "rk4", 4, false, false, "classical Runge-Kutta (Boost.Odeint)"},
+    {Method::cash_karp54, "cash_karp54", 5, true, false, "Cash-Karp 5(4) (Boost.Odeint), Hermite dense output"},
+    {Method::dopri5, "dopri5", 5, true, false, "Dormand-Prince 5(4) (Boost.Odeint), dense output"},
+    {Method::fehlberg78, "fehlberg78", 8, true, false, "Fehlberg 7(8) (Boost.Odeint), Hermite dense output"},
+    {Method::bulirsch_stoer, "bulirsch_stoer", 8, true, false,
+     "Gragg-Bulirsch-Stoer, sequence 2,4,6,8 (Boost.Odeint modified midpoint)"},
+    {Method::rosenbrock4, "rosenbrock4", 4, true, true, "Rosenbrock 4(3) (Boost.Odeint), analytic Jacobian"},
+    {Method::implicit_euler, "implicit_euler", 1, false, true, "backward Euler, Newton"},
+    {Method::newmark, "newmark", 2, false, true, "Newmark average acceleration, Newton"},
+    {Method::mclachlan_sb3a, "mclachlan_sb3a", 4, false, false,
+     "McLachlan SB3A symplectic RKN, kicks by RK4 in the speed"},
 }};
 
 inline const MethodInfo* find_method(std::string_view name) {

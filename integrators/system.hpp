@@ -9,7 +9,12 @@
 //   int num_switches() const;              // piecewise-smooth boundaries
 //   void switches(const Vector& x, double* s) const;          // smooth where no s changes sign
 //   void project(Vector& x) const;         // back onto the state manifold (unit quaternions)
-// Integrators know nothing else of the physics.
+// Implicit methods (implicit_euler, newmark, rosenbrock4) and the velocity-implicit
+// kicks of symplectic_euler / velocity_verlet / mclachlan_sb3a also need
+//   using Matrix = Eigen::Matrix<double, N, N>;
+//   void jacobian(const Vector& x, double t, Matrix& dfdx) const;    // d(dx/dt)/dx, analytic
+// position_rate must be linear in the speeds u (qdot = N(q) u); its top-right
+// block of dfdx is N. Integrators know nothing else of the physics.
 #pragma once
 
 #include <Eigen/Core>
@@ -42,6 +47,18 @@ struct CountingSystem {
     (*system)(x, dxdt, t);
   }
 };
+
+// The Jacobian type of the System behind a CountingSystem (or of a System).
+template <class S>
+struct matrix_of_impl {
+  using type = typename S::Matrix;
+};
+template <class S>
+struct matrix_of_impl<CountingSystem<S>> {
+  using type = typename S::Matrix;
+};
+template <class S>
+using matrix_of = typename matrix_of_impl<S>::type;
 
 // The output grid: t0, t0 + interval, ..., always ending exactly at t1.
 inline std::vector<double> output_grid(double t0, double t1, double interval) {

@@ -24,6 +24,7 @@ struct DropModel {
 class DropSystem {
  public:
   using Vector = Eigen::Vector2d;
+  using Matrix = Eigen::Matrix2d;
   static constexpr int num_contacts = 1;  // one contact column: n spheres act alike
 
   explicit DropSystem(const DropModel& model) : m_(model), switch_count_(contact_switch_count(model.law)) {}
@@ -38,6 +39,13 @@ class DropSystem {
     dsdt[1] = m_.spheres * f / m_.mass - m_.gravity;
   }
   void position_rate(const Vector& s, Vector& dsdt) const { dsdt[0] = s[1]; }
+  // Analytic Jacobian from the contact law's tangents (indentation x = -y, so
+  // dF/dy = -stiffness and dF/dv = -damping); zero force slope where the law is clamped or open.
+  void jacobian(const Vector& s, double /*t*/, Matrix& dfdx) const {
+    const ContactResponse c = contact_response(m_.law, -s[0], -s[1]);
+    const double per_mass = m_.spheres / m_.mass;
+    dfdx << 0.0, 1.0, -per_mass * c.stiffness, -per_mass * c.damping;
+  }
   int num_switches() const { return switch_count_; }
   void switches(const Vector& s, double* out) const { contact_switches(m_.law, -s[0], -s[1], out); }
   void project(Vector&) const {}

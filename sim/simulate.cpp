@@ -96,7 +96,7 @@ void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
     trace.stats.status = integrators::Status::diverged;
     trace.stats.reason = divergence;
   }
-  if (!integrators::info(run.integrator.method).adaptive)
+  if (!integrators::info(run.integrator.method).adaptive || run.integrator.fixed)
     trace.step = run.output_interval / static_cast<double>(integrators::steps_in(0.0, run.output_interval, run.integrator.step));
   trace.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -1,7 +1,8 @@
-// Adaptive Dormand–Prince 5(4) with dense output and event landing.
+// Adaptive embedded-pair driver with dense output and event landing (dopri5,
+// cash_karp54, fehlberg78, bulirsch_stoer, rosenbrock4; pairs in embedded.hpp).
 //
-// Boost.Odeint supplies the stepper (error estimate, FSAL, dense output); this
-// driver adds what penalty contact needs and odeint's controller lacks:
+// Boost.Odeint supplies the steppers (error estimate, FSAL, dense output); this
+// driver adds what penalty contact needs and odeint's controllers lack:
 //  - a per-component absolute tolerance (positions and speeds scale with the
 //    model, so a 2 mm mouse gets the same relative accuracy as a giraffe);
 //  - no step ever straddles a kink of the force law: when a switching function
@@ -18,7 +19,7 @@
 #include <limits>
 #include <vector>
 
-#include "integrators/odeint.hpp"
+#include "integrators/embedded.hpp"
 #include "integrators/system.hpp"
 
 namespace dropsim::integrators {
@@ -29,11 +30,14 @@ struct AdaptiveSettings {
   double max_step = 0.0;      // 0: unbounded
 };
 
-template <class System>
-class Dopri5 {
+// Pair: an embedded method (embedded.hpp) with order, error_order, do_step
+// returning the new state, its derivative and an error estimate, and calc_state
+// (dense output between two accepted states).
+template <class System, class Pair>
+class AdaptiveDriver {
  public:
   using Vector = typename System::Vector;
-  static constexpr int order = 5;
+  static constexpr int order = Pair::order;
 
   // Integrates x from t0 to grid.back(); calls observer(x, t) at every grid
   // time (grid.front() == t0). The observer returns false to stop the run.
@@ -77,7 +81,7 @@ class Dopri5 {
       if (!(err <= 1.0)) {  // also catches NaN
         ++stats.rejected_steps;
         landing = false;
-        h *= std::isfinite(err) ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 1.0) : 0.1;
+        h *= std::isfinite(err) ? std::clamp(0.9 * std::pow(err, exponent), 0.2, 1.0) : 0.1;
         if (h < h_min) return diverged(stats, t, "step size underflow (the solution is not smooth or blows up)");
         continue;
       }
@@ -117,7 +121,7 @@ class Dopri5 {
       if (!all_finite(x)) return diverged(stats, t, "non-finite state");
       system.switches(x, switch_old_.data());
 
-      const double grow = err > 0.0 ? std::clamp(0.9 * std::pow(err, -0.2), 0.2, 5.0) : 5.0;
+      const double grow = err > 0.0 ? std::clamp(0.9 * std::pow(err, exponent), 0.2, 5.0) : 5.0;
       // After landing on a kink, resume at a tenth of the step the error
       // control chose before the kink shortened it: across the kink the
       // solution is not smooth (position ~ t^3.5 for Hertz), and there the
@@ -130,8 +134,8 @@ class Dopri5 {
   }
 
  private:
-  using OdeintStepper = boost::numeric::odeint::runge_kutta_dopri5<
-      Vector, double, Vector, double, boost::numeric::odeint::vector_space_algebra>;
+  // Step-size controller exponent -1/(q+1), q the order of the error estimate.
+  static constexpr double exponent = -1.0 / (Pair::error_order + 1);
 
   static IntegrationStats diverged(IntegrationStats s, double t, const char* why) {
     s.status = Status::diverged;
@@ -208,9 +212,12 @@ class Dopri5 {
     return b;  // the first time at which the sign has changed
   }
 
-  OdeintStepper stepper_;
+  Pair stepper_;
   Vector sample_;
   std::vector<double> switch_old_, switch_new_, switch_mid_, switch_probe_;
 };
+
+template <class System>
+using Dopri5 = AdaptiveDriver<System, Dopri5Pair<typename System::Vector>>;
 
 }  // namespace dropsim::integrators

@@ -1,0 +1,110 @@
+// `dropsim steplimit FILE [--integrator NAME|all] [--json]`: predicted and measured largest stable steps.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "apps/commands.hpp"
+#include "io/scenario.hpp"
+#include "sim/steplimit.hpp"
+
+namespace dropsim::app {
+
+namespace {
+
+struct StepLimitCommand {
+  std::string file;
+  std::string integrator = "all";
+  bool json = false;
+};
+
+// inf (unconditionally stable) and NaN (not defined) have no JSON number: null.
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+std::string format_step(double v) {
+  char buf[32];
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return "unconditional";
+  if (v == 0.0) return "unstable";
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+int step_limits(const StepLimitCommand& o) {
+  const io::Scenario s = io::load_scenario(o.file);
+  std::vector<integrators::Method> chosen;
+  if (o.integrator == "all") {
+    for (const auto& m : integrators::methods) chosen.push_back(m.method);
+  } else if (const auto* m = integrators::find_method(o.integrator)) {
+    chosen.push_back(m->method);
+  } else {
+    throw io::InputError("--integrator", "", "unknown integrator \"" + o.integrator + "\"");
+  }
+
+  const double x_eq = equilibrium_indentation(s.drop);
+  const double x_peak = peak_indentation(s.drop, s.run);
+  const auto eq = linearize_drop(s.drop, x_eq), peak = linearize_drop(s.drop, x_peak);
+  const double omega_eq = std::sqrt(-eq.matrix()(1, 0)), omega_peak = std::sqrt(-peak.matrix()(1, 0));
+  const double zeta_eq = -eq.matrix()(1, 1) / (2.0 * omega_eq);
+
+  nlohmann::json rows = nlohmann::json::array();
+  if (!o.json) {
+    std::printf("%s: equilibrium indentation %.6g m (omega %.6g rad/s, damping ratio %.4g), peak %.6g m (omega %.6g rad/s)\n",
+                s.name.c_str(), x_eq, omega_eq, zeta_eq, x_peak, omega_peak);
+    std::printf("%-20s %14s %14s %14s %9s  %s\n", "integrator", "predicted_s", "predicted_peak", "measured_s",
+                "meas/pred", "bracketed by");
+  }
+  for (const auto m : chosen) {
+    const DropStepLimit r = drop_step_limit(s.drop, s.run, m, x_peak);
+    const bool stable = r.measured_step > 0.0;
+    const double lo = std::min(r.predicted_step, r.predicted_step_peak);
+    const double hi = std::max(r.predicted_step, r.predicted_step_peak);
+    // Which prediction(s) bracket the measurement (2 % either way).
+    const bool bracketed = std::isfinite(hi) && r.measured_step >= 0.98 * lo && r.measured_step <= 1.02 * hi;
+    rows.push_back({{"name", integrators::info(m).name},
+                    {"predicted_step", number_or_null(r.predicted_step)},
+                    {"predicted_step_peak", number_or_null(r.predicted_step_peak)},
+                    {"unconditionally_stable", std::isinf(r.predicted_step)},
+                    {"measured_step", r.measured_step},
+                    {"measured_at_cap", r.measured_at_cap},
+                    {"ratio", number_or_null(r.ratio())},
+                    {"between_predictions", bracketed},
+                    {"stable", stable}});
+    if (!o.json)
+      std::printf("%-20s %14s %14s %14s %9s  %s\n", std::string(integrators::info(m).name).c_str(),
+                  format_step(r.predicted_step).c_str(), format_step(r.predicted_step_peak).c_str(),
+                  (format_step(r.measured_step) + (r.measured_at_cap ? "+" : "")).c_str(),
+                  std::isfinite(r.ratio()) ? std::to_string(r.ratio()).substr(0, 6).c_str() : "-",
+                  bracketed ? "peak..equilibrium" : "-");
+  }
+  if (o.json) {
+    std::cout << nlohmann::json{{"scenario", s.name},
+                                {"equilibrium_indentation", x_eq},
+                                {"peak_indentation", x_peak},
+                                {"omega_equilibrium", omega_eq},
+                                {"omega_peak", omega_peak},
+                                {"damping_ratio_equilibrium", zeta_eq},
+                                {"growth_tolerance", integrators::default_growth_tolerance},
+                                {"settle_tolerance", StepLimitOptions{}.settle_tolerance},
+                                {"integrators", rows}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::printf("measured: largest fixed step that stays bounded and settles within 1 %% of the equilibrium "
+                "(bisection, 0.1 %%); '+' = still stable at duration/20\n");
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_steplimit_command(CLI::App& app, Runner& run) {
+  auto o = std::make_shared<StepLimitCommand>();
+  CLI::App* cmd = app.add_subcommand("steplimit", "predicted (linearised) and measured (nonlinear) largest stable step");
+  cmd->add_option("file", o->file, "scenario JSON file (drop form)")->required();
+  cmd->add_option("--integrator", o->integrator, "integrator name or all (default)");
+  cmd->add_flag("--json", o->json, "one JSON object on stdout");
+  cmd->callback([o, &run] { run = [o] { return step_limits(*o); }; });
+}
+
+}  // namespace dropsim::app

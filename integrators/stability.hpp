@@ -1,0 +1,169 @@
+// Linear stability of any one-step method: amplification matrix by stepping the
+// basis states of a linear damped system, spectral radius, and the step limit.
+//
+// The linear system is M q'' + C q' + K q = 0, built from mass, stiffness and
+// damping matrices, or from contact matrices (K = J^T Kc J, C = J^T Cc J, the
+// shape of a linearised multi-contact model, PHYSICS.md section 7). Applying one
+// step of a method to each basis state of x = [q; u] gives the columns of its
+// one-step map G(h); the method is stable at h when the spectral radius of G
+// is at most 1 (PHYSICS.md section 8). Works for library steppers and our own.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <cmath>
+#include <limits>
+
+#include "integrators/fixed_step.hpp"
+#include "integrators/integrate.hpp"
+#include "integrators/system.hpp"
+
+namespace dropsim::integrators {
+
+// x' = A x with A = [[0, I], [-M^-1 K, -M^-1 C]]: a System for every integrator.
+class LinearSystem {
+ public:
+  using Vector = Eigen::VectorXd;
+  using Matrix = Eigen::MatrixXd;
+
+  LinearSystem(const Matrix& mass, const Matrix& stiffness, const Matrix& damping) {
+    const auto n = mass.rows();
+    const Eigen::PartialPivLU<Matrix> m(mass);
+    a_ = Matrix::Zero(2 * n, 2 * n);
+    a_.topRightCorner(n, n).setIdentity();
+    a_.bottomLeftCorner(n, n) = -m.solve(stiffness);
+    a_.bottomRightCorner(n, n) = -m.solve(damping);
+    nq_ = static_cast<int>(n);
+  }
+  // From contact-space stiffness Kc and damping Cc with gap Jacobian J (gaps = J q).
+  static LinearSystem from_contacts(const Matrix& mass, const Matrix& jacobian, const Matrix& contact_stiffness,
+                                    const Matrix& contact_damping) {
+    return {mass, jacobian.transpose() * contact_stiffness * jacobian,
+            jacobian.transpose() * contact_damping * jacobian};
+  }
+
+  int size() const { return 2 * nq_; }
+  int num_positions() const { return nq_; }
+  void operator()(const Vector& x, Vector& dxdt, double) const { dxdt.noalias() = a_ * x; }
+  void position_rate(const Vector& x, Vector& dxdt) const { dxdt.head(nq_) = x.tail(nq_); }
+  int num_switches() const { return 0; }
+  void switches(const Vector&, double*) const {}
+  void project(Vector&) const {}
+  void jacobian(const Vector&, double, Matrix& dfdx) const { dfdx = a_; }
+
+  const Matrix& matrix() const { return a_; }
+  // Largest |eigenvalue| of A: the fastest rate, the scale of h.
+  double fastest_rate() const { return a_.eigenvalues().cwiseAbs().maxCoeff(); }
+
+ private:
+  Matrix a_;
+  int nq_ = 0;
+};
+
+// The one-step map a method applies to the state it carries. For most methods
+// that is x = [q; u], started afresh (reset) from each basis state; central
+// difference carries [q; u[n-1/2]] instead, so its map is the leapfrog step.
+template <class Stepper>
+struct OneStepMap {
+  template <class Sys>
+  static void apply(Stepper& s, const Sys& sys, Eigen::VectorXd& x, double h) {
+    s.reset();
+    s.step(sys, x, 0.0, h);
+  }
+};
+template <class Vector>
+struct OneStepMap<CentralDifference<Vector>> {
+  template <class Sys>
+  static void apply(CentralDifference<Vector>&, const Sys& sys, Eigen::VectorXd& x, double h) {
+    CentralDifference<Vector>::leapfrog(sys, x, 0.0, h);
+  }
+};
+
+// Columns: the map applied to each basis vector. map(x) advances x in place.
+template <class Map>
+Eigen::MatrixXd amplification_matrix(Map&& map, Eigen::Index n) {
+  Eigen::MatrixXd g(n, n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    Eigen::VectorXd x = Eigen::VectorXd::Unit(n, k);
+    map(x);
+    g.col(k) = x;
+  }
+  return g;
+}
+
+template <class Stepper>
+Eigen::MatrixXd amplification_matrix(Stepper& stepper, const LinearSystem& system, double h) {
+  long count = 0;
+  const CountingSystem<LinearSystem> sys{&system, &count};
+  return amplification_matrix([&](Eigen::VectorXd& x) { OneStepMap<Stepper>::apply(stepper, sys, x, h); },
+                              system.size());
+}
+
+inline double spectral_radius(const Eigen::MatrixXd& g) {
+  if (!g.allFinite()) return std::numeric_limits<double>::infinity();
+  return g.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+struct StepLimit {
+  // Largest stable step (s). 0: unstable at every step; +inf: unconditionally stable.
+  double step = 0.0;
+  // Growth allowed per radian of the fastest rate: stable means
+  // ln(rho(h)) <= tolerance * h * fastest_rate. Methods of order p >= 5 grow
+  // weakly (~(h omega)^(p+1)) on an undamped oscillator; below this they count as stable.
+  double tolerance = 0.0;
+  bool unconditional() const { return std::isinf(step); }
+};
+
+inline constexpr double default_growth_tolerance = 1e-6;
+
+// Scans h upward from 1e-3 / rate (below that, a method unstable at every h is
+// reported as 0) in steps of 2 %, up to 1e4 / rate (beyond: unconditional), then
+// bisects the first stable-to-unstable crossing to 1e-12 relative.
+template <class Stable>
+StepLimit find_step_limit(Stable&& stable, double rate, double tolerance) {
+  StepLimit limit;
+  limit.tolerance = tolerance;
+  if (!(rate > 0.0)) {
+    limit.step = std::numeric_limits<double>::infinity();
+    return limit;
+  }
+  double lo = 1e-3 / rate;
+  if (!stable(lo)) return limit;
+  double hi = lo;
+  for (;;) {
+    hi = lo * 1.02;
+    if (hi > 1e4 / rate) {
+      limit.step = std::numeric_limits<double>::infinity();
+      return limit;
+    }
+    if (!stable(hi)) break;
+    lo = hi;
+  }
+  while (hi - lo > 1e-12 * hi) {
+    const double mid = 0.5 * (lo + hi);
+    (stable(mid) ? lo : hi) = mid;
+  }
+  limit.step = lo;
+  return limit;
+}
+
+template <class Stepper>
+StepLimit step_limit(Stepper& stepper, const LinearSystem& system, double tolerance = default_growth_tolerance) {
+  const double rate = system.fastest_rate();
+  return find_step_limit(
+      [&](double h) { return std::log(spectral_radius(amplification_matrix(stepper, system, h))) <= tolerance * h * rate; },
+      rate, tolerance);
+}
+
+inline StepLimit step_limit(Method method, const LinearSystem& system, double tolerance = default_growth_tolerance) {
+  return visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) { return step_limit(stepper, system, tolerance); });
+}
+
+// h * omega limit on the undamped unit oscillator q'' = -q.
+inline StepLimit undamped_limit(Method method, double tolerance = default_growth_tolerance) {
+  const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
+  return step_limit(method, LinearSystem(one, one, Eigen::MatrixXd::Zero(1, 1)), tolerance);
+}
+
+}  // namespace dropsim::integrators

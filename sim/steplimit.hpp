@@ -1,0 +1,58 @@
+// Step limits of the drop: predicted from the one-mode linearisation, measured by bisection on the nonlinear run.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "integrators/registry.hpp"
+#include "integrators/stability.hpp"
+#include "sim/drop.hpp"
+#include "sim/simulate.hpp"
+
+namespace dropsim {
+
+// Static equilibrium: the indentation at which n spheres carry the weight, n F(x, 0) = m g.
+double equilibrium_indentation(const DropModel& model);
+
+// The drop linearised about indentation x at rest: one mode, M = m,
+// K = n dF/dx, C = n dF/dxdot (Hertz: K = 1.5 n Fe / x, Hunt–Crossley: C = 1.5 n alpha Fe).
+integrators::LinearSystem linearize_drop(const DropModel& model, double indentation);
+
+// Largest indentation of the run (reference integrator as given), refined
+// between samples by a parabola through the three around the largest.
+double peak_indentation(const DropModel& model, const RunSettings& reference);
+
+// Where the stiffness depends on the indentation (Hertz family) the peak prediction exists.
+bool has_peak_prediction(const ContactLaw& law);
+
+struct StepLimitOptions {
+  double growth_tolerance = integrators::default_growth_tolerance;  // predicted: see StepLimit
+  double settle_tolerance = 0.01;  // measured: |x - x_eq| <= this * x_eq over the last tenth of the run
+  double precision = 1e-3;         // measured: relative bracket width
+};
+
+struct DropStepLimit {
+  integrators::Method method;
+  double predicted_step = 0.0;       // s, at equilibrium; 0 unstable at every step, inf unconditional
+  double predicted_step_peak = 0.0;  // s, at peak indentation (NaN where not defined)
+  double measured_step = 0.0;        // s, largest step found bounded and settling (0: none)
+  bool measured_at_cap = false;      // still stable at the largest step tried (duration / 20)
+  double tolerance = 0.0;            // growth tolerance of the prediction
+  // measured / predicted (equilibrium); NaN where the prediction is 0 or unconditional.
+  double ratio() const {
+    return predicted_step > 0.0 && std::isfinite(predicted_step) ? measured_step / predicted_step
+                                                                  : std::numeric_limits<double>::quiet_NaN();
+  }
+};
+
+// Runs `method` with fixed step h over the whole scenario: true when the run
+// stays bounded (not diverged) and settles to the equilibrium.
+bool settles_with_step(const DropModel& model, const RunSettings& run, integrators::Method method, double h,
+                       double equilibrium, double settle_tolerance);
+
+// Predicted (equilibrium and peak) and measured limits of one method. `peak`
+// is peak_indentation() of the scenario's own run (computed once per scenario).
+DropStepLimit drop_step_limit(const DropModel& model, const RunSettings& run, integrators::Method method, double peak,
+                              const StepLimitOptions& options = {});
+
+}  // namespace dropsim

@@ -1,0 +1,162 @@
+// One typed suite over every registered integrator: order, energy, step limit, dispatch.
+#include "integrators/integrate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "integrators/stability.hpp"
+
+namespace dropsim::integrators {
+namespace {
+
+template <Method M>
+struct MethodTag {
+  static constexpr Method method = M;
+};
+
+using AllMethods =
+    ::testing::Types<MethodTag<Method::euler>, MethodTag<Method::symplectic_euler>,
+                     MethodTag<Method::central_difference>, MethodTag<Method::velocity_verlet>,
+                     MethodTag<Method::rk4>, MethodTag<Method::cash_karp54>, MethodTag<Method::dopri5>,
+                     MethodTag<Method::fehlberg78>, MethodTag<Method::bulirsch_stoer>,
+                     MethodTag<Method::rosenbrock4>, MethodTag<Method::implicit_euler>,
+                     MethodTag<Method::newmark>, MethodTag<Method::mclachlan_sb3a>>;
+
+struct MethodName {
+  template <class T>
+  static std::string GetName(int) {
+    return std::string(info(T::method).name);
+  }
+};
+
+template <class T>
+class EveryIntegrator : public ::testing::Test {
+ protected:
+  static constexpr Method method = T::method;
+  static const MethodInfo& meta() { return info(method); }
+
+  // Fixed steps of size T / n from x0 on the system; returns the final state.
+  static Eigen::VectorXd run(const LinearSystem& system, Eigen::VectorXd x, double duration, long n) {
+    return visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) {
+      integrate_fixed(stepper, system, x, {0.0, duration}, duration / static_cast<double>(n),
+                      [](const Eigen::VectorXd&, double) { return true; });
+      return x;
+    });
+  }
+};
+TYPED_TEST_SUITE(EveryIntegrator, AllMethods, MethodName);
+
+const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
+
+// q'' + 2 zeta q' + q = 0, q(0) = 1, q'(0) = 0, exactly.
+Eigen::VectorXd damped_exact(double zeta, double t) {
+  const double wd = std::sqrt(1.0 - zeta * zeta), decay = std::exp(-zeta * t);
+  return Eigen::Vector2d(decay * (std::cos(wd * t) + zeta / wd * std::sin(wd * t)), -decay / wd * std::sin(wd * t));
+}
+
+// Observed order = log2 of the error ratio when the step halves, on a damped
+// oscillator (zeta = 0.1), with steps chosen so that error >> rounding.
+// (central_difference declares 1: damping lagged half a step costs an order;
+// it is second order without damping, checked below.)
+TYPED_TEST(EveryIntegrator, ConvergenceOrderMatchesDeclared) {
+  const double zeta = 0.1, duration = 4.0;
+  const LinearSystem system(one, one, 2.0 * zeta * one);
+  const int order = this->meta().order;
+  const long n = order <= 1 ? 4000 : order == 2 ? 400 : order <= 5 ? 40 : 8;
+  const Eigen::VectorXd x0 = Eigen::Vector2d(1.0, 0.0), exact = damped_exact(zeta, duration);
+  const double e1 = (this->run(system, x0, duration, n) - exact).cwiseAbs().maxCoeff();
+  const double e2 = (this->run(system, x0, duration, 2 * n) - exact).cwiseAbs().maxCoeff();
+  ASSERT_GT(e2, 1e-13) << "error at rounding level: the slope says nothing";
+  EXPECT_NEAR(std::log2(e1 / e2), order, 0.2) << "errors " << e1 << " " << e2;
+}
+
+TEST(CentralDifference, SecondOrderWithoutDamping) {
+  const LinearSystem system(one, one, Eigen::MatrixXd::Zero(1, 1));
+  auto error = [&](long n) {
+    Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
+    CentralDifference<Eigen::VectorXd> cd;
+    integrate_fixed(cd, system, x, {0.0, 4.0}, 4.0 / static_cast<double>(n),
+                    [](const Eigen::VectorXd&, double) { return true; });
+    return (x - damped_exact(0.0, 4.0)).cwiseAbs().maxCoeff();
+  };
+  EXPECT_NEAR(std::log2(error(400) / error(800)), 2.0, 0.2);
+}
+
+// Symplectic (and Newmark's energy-conserving) methods: on the undamped
+// oscillator the energy error stays bounded over 1e5 steps, no secular drift.
+TYPED_TEST(EveryIntegrator, SymplecticEnergyBounded) {
+  const Method m = this->method;
+  if (m != Method::symplectic_euler && m != Method::central_difference && m != Method::velocity_verlet &&
+      m != Method::mclachlan_sb3a && m != Method::newmark)
+    GTEST_SKIP() << "not symplectic";
+  const LinearSystem system(one, one, Eigen::MatrixXd::Zero(1, 1));
+  const double h = 0.1;
+  Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
+  double early = 0.0, late = 0.0;
+  const long steps = 100000;
+  visit_one_step<Eigen::VectorXd>(m, [&](auto& stepper) {
+    long count = 0;
+    const CountingSystem<LinearSystem> sys{&system, &count};
+    stepper.reset();
+    for (long k = 1; k <= steps; ++k) {
+      stepper.step(sys, x, static_cast<double>(k - 1) * h, h);
+      const double err = std::abs(0.5 * x.squaredNorm() - 0.5);
+      if (k <= 1000) early = std::max(early, err);
+      if (k > steps - 1000) late = std::max(late, err);
+    }
+  });
+  EXPECT_LT(late, 0.1);                   // O(h) for first order methods
+  EXPECT_LE(late, 1.05 * early + 1e-12);  // the last 1000 steps no worse than the first
+}
+
+// The predicted undamped limit is what a long run sees: bounded just below,
+// and growing just above wherever the growth there is more than weak.
+TYPED_TEST(EveryIntegrator, PredictedLimitHoldsInARun) {
+  const LinearSystem system(one, one, Eigen::MatrixXd::Zero(1, 1));
+  const StepLimit limit = step_limit(this->method, system);
+  if (limit.step == 0.0 || limit.unconditional()) {
+    const Eigen::VectorXd x = this->run(system, Eigen::Vector2d(1.0, 0.0), 1e3, 100000);
+    if (limit.step == 0.0) EXPECT_GT(x.norm(), 1.0);   // euler: grows at h = 0.01
+    else EXPECT_LE(x.norm(), 1.0 + 1e-9);              // implicit: never grows, even at h = 0.01
+    return;
+  }
+  const long steps = 10000;
+  const double below = 0.95 * limit.step;
+  const Eigen::VectorXd x = this->run(system, Eigen::Vector2d(1.0, 0.0), below * steps, steps);
+  // Near the limit the invariant ellipse is long and thin (symplectic Euler:
+  // axis ratio sqrt((2 + h)/(2 - h)) = 6.2 at h = 1.9): bounded, not small.
+  EXPECT_LT(x.norm(), 20.0) << "at 0.95 of the predicted limit";
+  const double above = 1.2 * limit.step;
+  const double rho = visit_one_step<Eigen::VectorXd>(
+      this->method, [&](auto& s) { return spectral_radius(amplification_matrix(s, system, above)); });
+  if (std::pow(rho, steps) > 1e6) {
+    const Eigen::VectorXd y = this->run(system, Eigen::Vector2d(1.0, 0.0), above * steps, steps);
+    EXPECT_FALSE(y.norm() < 1e3) << "at 1.2 times the predicted limit";
+  }
+}
+
+TYPED_TEST(EveryIntegrator, RegisteredByName) {
+  const MethodInfo* found = find_method(this->meta().name);
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->method, this->method);
+  EXPECT_GE(found->order, 1);
+}
+
+// Adaptive methods run under error control land on tight tolerances too.
+TYPED_TEST(EveryIntegrator, AdaptiveMeetsTolerance) {
+  if (!this->meta().adaptive) GTEST_SKIP() << "fixed-step method";
+  const double zeta = 0.1, duration = 4.0;
+  const LinearSystem system(one, one, 2.0 * zeta * one);
+  Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
+  Settings settings;
+  settings.method = this->method;
+  settings.rtol = 1e-8;
+  const auto stats = integrate(settings, system, x, output_grid(0.0, duration, 0.5), Eigen::VectorXd::Constant(2, 1e-10),
+                               [](const Eigen::VectorXd&, double) { return true; });
+  EXPECT_EQ(stats.status, Status::ok);
+  EXPECT_LT((x - damped_exact(zeta, duration)).cwiseAbs().maxCoeff(), 1e-6);
+}
+
+}  // namespace
+}  // namespace dropsim::integrators
