@@ -12,5 +12,6 @@ enum ExitCode : int { exit_ok = 0, exit_check_failed = 1, exit_bad_input = 2 };
 // Each add_* registers a subcommand and sets `run` to its body when parsed.
 using Runner = std::function<int()>;
 void add_run_command(CLI::App& app, Runner& run);
+void add_modes_command(CLI::App& app, Runner& run);
 
 }  // namespace dropsim::app

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   Runner run;
   add_run_command(app, run);
+  add_modes_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
