@@ -15,6 +15,7 @@ namespace {
 constexpr int max_iterations = 500;
 constexpr double residual_tolerance = 1e-11;  // force imbalance relative to the weight
 constexpr double free_residual_tolerance = 1e-9;
+constexpr double max_turn = 0.05;  // rad per Newton step
 
 double potential_energy(const MultibodyModel& model, const Eigen::VectorXd& x) {
   const MultibodyEnergies e = multibody_energies(model, x);
@@ -97,7 +98,24 @@ Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorX
     }
 
     // Newton step on the stiff subspace, backtracking on the potential energy.
-    const Eigen::VectorXd step = m_inv_half * step_tilde;
+    // Trust region: a contact may at most triple its indentation per step and a
+    // body turn by at most max_turn, so a Hertz contact that has just touched
+    // (nearly zero stiffness) loads up gradually instead of letting the body tip
+    // into some far-away equilibrium (upside down, say).
+    Eigen::VectorXd step = m_inv_half * step_tilde;
+    double limit = 1.0;
+    for (Eigen::Index i = 0; i < lin.J.rows(); ++i) {
+      const double change = std::abs(lin.J.row(i).dot(step));
+      const double allowed = 2.0 * lin.indentation[i];
+      if (change > allowed) limit = std::min(limit, allowed / change);
+    }
+    for (const auto& b : model.bodies) {
+      if (b.joint == Joint::vertical) continue;
+      const double turn = b.joint == Joint::planar ? std::abs(step[b.u_offset + 2])
+                                                   : step.segment<3>(b.u_offset + 3).norm();
+      if (turn > max_turn) limit = std::min(limit, max_turn / turn);
+    }
+    step *= limit;
     const double v0 = potential_energy(model, x);
     const double slope = -f.dot(step);  // dV/dt along the step; negative downhill
     double t = 1.0;
