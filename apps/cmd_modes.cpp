@@ -59,6 +59,12 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
                             {"damping_ratio", m.damping_ratio}, {"damped_omega", m.damped_omega},
                             {"overdamped", m.overdamped}, {"shape", values(m.shape)},
                             {"gap_shape", values(m.gap_shape)}});
+  out["loaded_modes"] = json::array();
+  for (const auto& m : a.loaded_modes)
+    out["loaded_modes"].push_back({{"omega", m.omega}, {"damping_ratio", m.damping_ratio},
+                                   {"damped_omega", m.damped_omega}, {"overdamped", m.overdamped},
+                                   {"shape", values(m.shape)}});
+  out["unstable_loaded"] = a.unstable_loaded;
   out["redundant"] = a.redundant;
   out["free_motions"] = json::array();
   for (Eigen::Index k = 0; k < a.free_motions.cols(); ++k) out["free_motions"].push_back(values(a.free_motions.col(k)));
@@ -108,6 +114,9 @@ void print_text(const MultibodyModel& model, const io::Scenario& s, const Equili
                 m.damped_omega, describe_motion(model, m.shape).c_str(), m.overdamped ? " (overdamped)" : "");
   }
   std::printf("redundant gap coordinates (zero eigenvalues, not modes): %d\n", a.redundant);
+  std::printf("with load stiffness (full tangent -df/dq: weight and contact points move with the pose):\n  omega_rad/s:");
+  for (const auto& m : a.loaded_modes) std::printf(" %.5g", m.omega);
+  std::printf("%s\n", a.unstable_loaded ? "  UNSTABLE: the pose would topple" : "");
   std::printf("free motions (J du = 0, no contact stiffness): %s\n", a.free_motions.cols() ? "" : "none");
   for (Eigen::Index k = 0; k < a.free_motions.cols(); ++k)
     std::printf("  %s\n", describe_motion(model, a.free_motions.col(k)).c_str());
@@ -115,7 +124,8 @@ void print_text(const MultibodyModel& model, const io::Scenario& s, const Equili
     std::printf("\nfastest mode: omega %.5g rad/s, t_c %.5g s, period %.5g s; 20 steps a period: h <= %.5g s\n",
                 a.omega_max, a.t_c, a.period, a.step_20);
   if (checks.empty()) return;
-  std::printf("\nverification (rk4 at fixed step, 20 periods from rest at equilibrium + amplitude x mode shape):\n");
+  std::printf("\nverification of the modes with load stiffness (rk4 at fixed step, from rest at equilibrium +\n"
+              "amplitude x mode shape, up to 20 periods; measured: zero crossings of the modal coordinate):\n");
   std::printf("  %4s %11s %12s %11s %11s %10s  %s\n", "mode", "predicted", "amplitude_m", "step_s", "measured",
               "error_%", "contacts");
   for (const auto& c : checks)

@@ -15,7 +15,77 @@ namespace {
 // Zero eigenvalues relative to the largest one.
 constexpr double zero_eigenvalue = 1e-9;
 
+// Largest component +1.
+Eigen::VectorXd normalised(const Eigen::VectorXd& v) {
+  Eigen::Index i;
+  v.cwiseAbs().maxCoeff(&i);
+  return v / v[i];
+}
+
+// Eigenvalues of [[0, I], [-M^-1 K, -M^-1 C]], handed out to modes by nearest modulus.
+class DampedModes {
+ public:
+  DampedModes(const Eigen::MatrixXd& m, const Eigen::MatrixXd& k, const Eigen::MatrixXd& c, double omega_scale) {
+    const auto nu = m.rows();
+    const Eigen::LLT<Eigen::MatrixXd> llt(m);
+    Eigen::MatrixXd z = Eigen::MatrixXd::Zero(2 * nu, 2 * nu);
+    z.topRightCorner(nu, nu).setIdentity();
+    z.bottomLeftCorner(nu, nu) = -llt.solve(k);
+    z.bottomRightCorner(nu, nu) = -llt.solve(c);
+    const Eigen::EigenSolver<Eigen::MatrixXd> solver(z, false);
+    for (const auto& l : solver.eigenvalues())
+      if (l.imag() > 1e-9 * std::abs(l) && std::abs(l) > 1e-6 * omega_scale) oscillating_.push_back(l);
+    used_.assign(oscillating_.size(), false);
+  }
+
+  void assign(Mode& mode, const Eigen::MatrixXd& m, const Eigen::MatrixXd& c) {
+    std::size_t best = oscillating_.size();
+    double best_gap = 0.5;  // relative: beyond this, no oscillating partner (overdamped)
+    for (std::size_t j = 0; j < oscillating_.size(); ++j) {
+      const double gap = std::abs(std::abs(oscillating_[j]) - mode.omega) / mode.omega;
+      if (!used_[j] && gap < best_gap) best = j, best_gap = gap;
+    }
+    if (best < oscillating_.size()) {
+      used_[best] = true;
+      mode.damped_omega = oscillating_[best].imag();
+      mode.damping_ratio = std::max(0.0, -oscillating_[best].real() / std::abs(oscillating_[best]));
+    } else {
+      // Modal estimate c_n / (2 omega m_n) with the mode's own mass and damping.
+      mode.overdamped = true;
+      mode.damping_ratio = mode.shape.dot(c * mode.shape) / (2.0 * mode.omega * mode.shape.dot(m * mode.shape));
+    }
+  }
+
+ private:
+  std::vector<std::complex<double>> oscillating_;  // upper half plane, not zero
+  std::vector<bool> used_;
+};
+
 }  // namespace
+
+Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x) {
+  const MultibodySystem system(model);
+  const int nq = model.nq, nu = model.nu;
+  Eigen::MatrixXd k(nu, nu);
+  Eigen::VectorXd base = x, plus, minus, fp(nu), fm(nu), du = Eigen::VectorXd::Zero(nu);
+  base.tail(nu).setZero();
+  const auto names = model.speed_names();
+  for (int j = 0; j < nu; ++j) {
+    // Rotations are dimensionless; translations scale with the model.
+    const bool turn = names[static_cast<std::size_t>(j)].find(".w") != std::string::npos ||
+                      names[static_cast<std::size_t>(j)].ends_with(".angle");
+    const double h = 1e-7 * (turn ? 1.0 : model.characteristic_length);
+    du.setZero();
+    du[j] = h;
+    plus = minus = base;
+    advance_configuration(model, plus.head(nq), du);
+    advance_configuration(model, minus.head(nq), -du);
+    system.applied_forces(plus, fp);
+    system.applied_forces(minus, fm);
+    k.col(j) = -(fp - fm) / (2.0 * h);
+  }
+  return k;
+}
 
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x) {
   ModesAnalysis out;
@@ -47,17 +117,8 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
   const Eigen::MatrixXd s = k_half.asDiagonal() * out.A * k_half.asDiagonal();
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (s + s.transpose()));
   const double largest = eig.eigenvalues().maxCoeff();
-
-  // Damped modes: eigenvalues of [[0, I], [-M^-1 J^T K J, -M^-1 J^T C J]].
-  Eigen::MatrixXd z = Eigen::MatrixXd::Zero(2 * nu, 2 * nu);
-  z.topRightCorner(nu, nu).setIdentity();
-  z.bottomLeftCorner(nu, nu) = -m_inv_jt * lin.K * lin.J;
-  z.bottomRightCorner(nu, nu) = -m_inv_jt * lin.C * lin.J;
-  const Eigen::EigenSolver<Eigen::MatrixXd> damped(z, false);
-  std::vector<std::complex<double>> oscillating;  // upper half plane, not zero
-  for (const auto& l : damped.eigenvalues())
-    if (l.imag() > 1e-9 * std::abs(l) && std::abs(l) > 1e-6 * std::sqrt(largest)) oscillating.push_back(l);
-  std::vector<bool> used(oscillating.size(), false);
+  const Eigen::MatrixXd damping = lin.J.transpose() * lin.C * lin.J;
+  DampedModes damped(lin.M, lin.J.transpose() * lin.K * lin.J, damping, std::sqrt(largest));
 
   for (Eigen::Index k = 0; k < nc; ++k) {
     const double w2 = eig.eigenvalues()[k];
@@ -69,35 +130,28 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     m.omega = std::sqrt(w2);
     const Eigen::VectorXd zk = eig.eigenvectors().col(k);
     // M q'' = -J^T K J q has q = M^-1 J^T K^1/2 z for each eigenvector z.
-    m.shape = m_inv_jt * k_half.asDiagonal() * zk;
-    const double scale = m.shape.cwiseAbs().maxCoeff();
-    const Eigen::Index big = [&] {
-      Eigen::Index i;
-      m.shape.cwiseAbs().maxCoeff(&i);
-      return i;
-    }();
-    m.shape /= (m.shape[big] < 0.0 ? -scale : scale);  // largest component +1
+    m.shape = normalised(m_inv_jt * k_half.asDiagonal() * zk);
     m.gap_shape = lin.J * m.shape;
-    m.modal_row = (k_half.asDiagonal() * zk).transpose();
-
-    // Match the damped eigenvalue whose modulus is nearest omega.
-    std::size_t best = oscillating.size();
-    double best_gap = 0.5;  // relative: beyond this, no oscillating partner (overdamped)
-    for (std::size_t j = 0; j < oscillating.size(); ++j) {
-      const double gap = std::abs(std::abs(oscillating[j]) - m.omega) / m.omega;
-      if (!used[j] && gap < best_gap) best = j, best_gap = gap;
-    }
-    if (best < oscillating.size()) {
-      used[best] = true;
-      m.damped_omega = oscillating[best].imag();
-      m.damping_ratio = std::max(0.0, -oscillating[best].real() / std::abs(oscillating[best]));
-    } else {
-      // Modal estimate: c_n / (2 omega m_n) with the mode's own mass and damping.
-      const Eigen::VectorXd g = lin.J * m.shape;
-      m.overdamped = true;
-      m.damping_ratio = g.dot(lin.C * g) / (2.0 * m.omega * m.shape.dot(lin.M * m.shape));
-    }
+    damped.assign(m, lin.M, damping);
     out.modes.push_back(m);
+  }
+
+  // The full tangent: contact laws plus load (geometric) stiffness.
+  const Eigen::MatrixXd kt = tangent_stiffness(model, x);
+  const Eigen::MatrixXd kt_sym = 0.5 * (kt + kt.transpose());
+  const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> loaded(kt_sym, lin.M);
+  const double top = loaded.eigenvalues().cwiseAbs().maxCoeff();
+  DampedModes damped_loaded(lin.M, kt_sym, damping, std::sqrt(top));
+  for (Eigen::Index i = 0; i < loaded.eigenvalues().size(); ++i) {
+    const double w2 = loaded.eigenvalues()[i];
+    if (w2 < -zero_eigenvalue * top) ++out.unstable_loaded;
+    if (w2 <= zero_eigenvalue * top) continue;
+    Mode m;
+    m.omega = std::sqrt(w2);
+    m.shape = normalised(loaded.eigenvectors().col(i));
+    m.gap_shape = lin.J * m.shape;
+    damped_loaded.assign(m, lin.M, damping);
+    out.loaded_modes.push_back(m);
   }
   std::sort(out.modes.begin(), out.modes.end(), [](const Mode& a, const Mode& b) { return a.omega < b.omega; });
   if (!out.modes.empty()) {

@@ -27,7 +27,6 @@ struct Mode {
   bool overdamped = false;
   Eigen::VectorXd shape;       // speed-space displacement (nu), largest component 1
   Eigen::VectorXd gap_shape;   // J shape, per active contact (m per unit shape)
-  Eigen::VectorXd modal_row;   // z^T K^1/2: modal coordinate = modal_row . (gap - gap0)
 };
 
 struct ModesAnalysis {
@@ -38,11 +37,21 @@ struct ModesAnalysis {
   std::vector<Mode> modes;                 // ascending omega
   int redundant = 0;                       // zero eigenvalues of K^1/2 A K^1/2: redundant gap coordinates
   Eigen::MatrixXd free_motions;            // nu x k: null space of J
+  // With load (geometric) stiffness: eigenvalues of K_t q = omega^2 M q, where
+  // K_t = -df/dq is the full tangent of the applied forces (contact laws,
+  // moving contact points, gravity's moment). Frozen geometry omits the last
+  // two; they matter where weight acts high above the supports (rocking).
+  std::vector<Mode> loaded_modes;          // ascending, positive eigenvalues only
+  int unstable_loaded = 0;                 // negative eigenvalues: the pose would topple
   double omega_max = 0.0;                  // rad/s
   double t_c = 0.0, period = 0.0;          // of the fastest mode: 1/omega, 2 pi/omega
   double step_20 = 0.0;                    // period / 20: twenty steps per fastest period
 };
 
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x);
+
+// -df/dq at x (speeds set to zero) by central differences along speed-space
+// increments (q (+) du); nu x nu.
+Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x);
 
 }  // namespace dropsim

@@ -178,6 +178,22 @@ void advance_configuration(const MultibodyModel& model, Eigen::Ref<Eigen::Vector
   }
 }
 
+Eigen::VectorXd configuration_difference(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                         const Eigen::Ref<const Eigen::VectorXd>& q0) {
+  Eigen::VectorXd du(model.nu);
+  for (const auto& b : model.bodies) {
+    const int o = b.q_offset, p = b.u_offset;
+    if (b.joint != Joint::free) {
+      du.segment(p, num_speeds(b.joint)) = q.segment(o, num_speeds(b.joint)) - q0.segment(o, num_speeds(b.joint));
+      continue;
+    }
+    du.segment<3>(p) = q.segment<3>(o) - q0.segment<3>(o);
+    const Eigen::AngleAxisd turn(body_quaternion(q0, o).conjugate() * body_quaternion(q, o));
+    du.segment<3>(p + 3) = turn.angle() * turn.axis();
+  }
+  return du;
+}
+
 Eigen::MatrixXd mass_matrix(const MultibodyModel& model) {
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(model.nu, model.nu);
   for (const auto& b : model.bodies) {

@@ -81,6 +81,11 @@ Eigen::Matrix<double, 6, 1> point_jacobian_row(const Body& body, const Eigen::Re
 void advance_configuration(const MultibodyModel& model, Eigen::Ref<Eigen::VectorXd> q,
                            const Eigen::Ref<const Eigen::VectorXd>& du);
 
+// The inverse of advance_configuration: du with q0 (+) du = q (rotation vectors
+// for free orientations, body frame).
+Eigen::VectorXd configuration_difference(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                         const Eigen::Ref<const Eigen::VectorXd>& q0);
+
 // Block-diagonal generalised mass matrix (nu x nu).
 Eigen::MatrixXd mass_matrix(const MultibodyModel& model);
 

@@ -133,6 +133,45 @@ TEST(ModesVerify, BarFrequenciesMatchPredictions) {
   }
 }
 
+// Supports a height h below the centre of mass: frozen geometry keeps the
+// rocking stiffness 2 k a^2; the full tangent subtracts the load stiffness
+// m g h (the contact forces' arms grow as the bar tilts):
+// omega^2 = (2 k a^2 - m g h) / I.
+TEST(Modes, LoadStiffnessOfSupportsBelowTheCentre) {
+  const double h = 0.5;
+  const io::Scenario s = io::parse_scenario(R"({"name": "high", "duration": 0.1,
+    "bodies": [{"name": "bar", "joint": "planar", "mass": 2.0, "inertia": 0.005, "position": [0, 0.501]}],
+    "contacts": [
+      {"type": "sphere_plane", "body": "bar", "at": [-0.1, -0.5], "radius": 0, "law": "linear", "stiffness": 1e5},
+      {"type": "sphere_plane", "body": "bar", "at": [0.1, -0.5], "radius": 0, "law": "linear", "stiffness": 1e5}]})",
+                                            "high.json");
+  const MultibodyModel& m = *s.multibody;
+  const ModesAnalysis a = analyse_modes(m, static_equilibrium(m, m.initial_state()).x);
+  ASSERT_EQ(a.modes.size(), 2u);
+  ASSERT_EQ(a.loaded_modes.size(), 2u);
+  const double frozen = std::sqrt(2 * 1e5 * 0.01 / 0.005);
+  const double loaded = std::sqrt((2 * 1e5 * 0.01 - 2 * m.gravity * h) / 0.005);
+  EXPECT_NEAR(a.modes[1].omega, frozen, 1e-9 * frozen);
+  EXPECT_NEAR(a.loaded_modes[1].omega, loaded, 1e-6 * loaded);
+  EXPECT_NEAR(a.loaded_modes[0].omega, a.modes[0].omega, 1e-6 * a.modes[0].omega);  // bounce unchanged
+  EXPECT_EQ(a.unstable_loaded, 0);
+}
+
+// The quadruped rocks on a narrow diagonal support, weight 0.5 m above the feet:
+// simulation must match the full linearisation (frozen geometry misses the rocking by ~30 %).
+TEST(ModesVerify, QuadrupedMatchesTheFullLinearisation) {
+  const io::Scenario s = io::load_scenario(scenario_path("quadruped_two_limbs.json"));
+  const MultibodyModel& m = *s.multibody;
+  const ModesAnalysis a = analyse_modes(m, static_equilibrium(m, m.initial_state()).x);
+  VerifySettings quick;
+  quick.levels = 2;
+  const auto checks = verify_modes(m, a, quick);
+  ASSERT_EQ(checks.size(), 3u);
+  for (const auto& c : checks)
+    for (const auto& r : c.runs) EXPECT_LT(std::abs(r.relative_error), 0.005) << "mode " << c.mode;
+  EXPECT_LT(a.loaded_modes[0].omega, 0.8 * a.modes[0].omega);
+}
+
 // Frequency measurement on a known signal.
 TEST(ModesVerify, ZeroCrossingFrequencyOfASine) {
   std::vector<double> t, s;

@@ -90,6 +90,20 @@ TEST(ContactKinematics, JacobianIsTheDerivativeOfTheGap) {
   }
 }
 
+// configuration_difference undoes advance_configuration (quaternion exponential map and its log).
+TEST(ContactKinematics, ConfigurationDifferenceInvertsAdvance) {
+  MultibodyModel m;
+  m.bodies.push_back(free_body("box", 1.0, {1, 1, 1}, {0.1, 0.2, 0.3}));
+  m.bodies[0].orientation = Eigen::Quaterniond(0.9, 0.1, -0.3, 0.2).normalized();
+  m.finalize();
+  const Eigen::VectorXd q0 = m.initial_state().head(m.nq);
+  Eigen::VectorXd du(6);
+  du << 0.01, -0.02, 0.03, 0.4, -0.2, 0.1;
+  Eigen::VectorXd q = q0;
+  advance_configuration(m, q, du);
+  EXPECT_LT((configuration_difference(m, q, q0) - du).norm(), 1e-13);
+}
+
 // The paper's 1-DOF drop and a free body on the same spheres (coplanar, symmetric)
 // are one physics: the traces must agree in F/(Mg) to 1e-10.
 TEST(MultibodySimulate, FreeBodyDropMatchesOneDofEngine) {
