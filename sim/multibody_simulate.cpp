@@ -24,6 +24,8 @@ Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const E
   trace.characteristic_length = model.characteristic_length;
   trace.total_mass = model.total_mass();
   for (const auto& c : model.contacts) trace.contact_radius.push_back(c.law.radius);
+  trace.q_names = model.position_names();
+  trace.u_names = model.speed_names();
   trace.integrator = std::string(integrators::info(run.integrator.method).name);
   trace.reserve(grid.size());
 

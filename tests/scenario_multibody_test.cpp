@@ -74,7 +74,7 @@ TEST(ScenarioMultibody, RunWritesTheTraceLayout) {
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const std::string check = "/usr/bin/python3 -c \"import h5py,sys; f=h5py.File('" + (dir / "bar_two_supports.h5").string() +
                             "'); sys.exit(0 if f['q'].shape[1]==3 and f['contact_force'].shape[1]==2 and "
-                            "f.attrs['status']=='ok' else 1)\"";
+                            "f.attrs['status']=='ok' and f['q'].attrs['columns']=='bar.x,bar.y,bar.angle' else 1)\"";
   EXPECT_EQ(std::system(check.c_str()), 0);
 }
 
