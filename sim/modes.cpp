@@ -70,11 +70,17 @@ Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::Vect
   Eigen::VectorXd base = x, plus, minus, fp(nu), fm(nu), du = Eigen::VectorXd::Zero(nu);
   base.tail(nu).setZero();
   const auto names = model.speed_names();
+  // Steps well inside the smallest compression, so no difference crosses a kink.
+  double length = model.characteristic_length;
+  for (const auto& c : model.contacts) {
+    const double indentation = -contact_kinematics(model, c, base.head(nq)).gap;
+    if (indentation > 0.0) length = std::min(length, 1e4 * indentation);
+  }
   for (int j = 0; j < nu; ++j) {
     // Rotations are dimensionless; translations scale with the model.
     const bool turn = names[static_cast<std::size_t>(j)].find(".w") != std::string::npos ||
                       names[static_cast<std::size_t>(j)].ends_with(".angle");
-    const double h = 1e-7 * (turn ? 1.0 : model.characteristic_length);
+    const double h = 1e-7 * (turn ? std::min(1.0, length / model.characteristic_length) : length);
     du.setZero();
     du[j] = h;
     plus = minus = base;
