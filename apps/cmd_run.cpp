@@ -13,6 +13,7 @@
 #include "io/io_error.hpp"
 #include "io/scenario.hpp"
 #include "io/sto_writer.hpp"
+#include "sim/multibody_simulate.hpp"
 
 namespace dropsim::app {
 
@@ -34,7 +35,8 @@ struct Outcome {
 void print_summary(const io::Scenario& s, const Trace& t) {
   const std::size_t peak = t.peak_index();
   const bool ok = t.stats.status != integrators::Status::diverged;
-  std::printf("%-26s %10.4g %7.3g %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), s.drop.law.effective_modulus,
+  const ContactLaw& law = s.multibody ? s.multibody->contacts.front().law : s.drop.law;
+  std::printf("%-26s %10.4g %7.3g %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), law.effective_modulus,
               s.combined_dissipation, t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
               t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
 }
@@ -61,7 +63,7 @@ int run_all(const RunOptions& o) {
   auto worker = [&] {
     for (std::size_t i; (i = next++) < scenarios.size();) {
       const auto& s = scenarios[i];
-      outcomes[i].trace = simulate(s.drop, s.run);
+      outcomes[i].trace = s.multibody ? simulate(*s.multibody, s.run) : simulate(s.drop, s.run);
       try {
         io::write_trace_hdf5((std::filesystem::path(o.output_dir) / (s.name + ".h5")).string(), s, outcomes[i].trace);
         if (o.sto)

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   add_merge_command(app, run);
   add_integrators_command(app, run);
   add_steplimit_command(app, run);
+  add_modes_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

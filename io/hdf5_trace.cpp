@@ -68,6 +68,12 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
     timed.push_back(dataset(root, "indentation_relative", t.indentation_relative, n, C, "1"));
     timed.push_back(dataset(root, "q", t.q, n, static_cast<hsize_t>(t.nq), "m"));
     timed.push_back(dataset(root, "u", t.u, n, static_cast<hsize_t>(t.nu), "m/s"));
+    // Multibody traces mix lengths, angles and quaternions: name each column.
+    for (auto [d, names] : {std::pair{timed.end() - 2, &t.q_names}, std::pair{timed.end() - 1, &t.u_names}}) {
+      std::string joined;
+      for (const auto& name : *names) joined += (joined.empty() ? "" : ",") + name;
+      if (!joined.empty()) string_attribute(*d, "columns", joined);
+    }
     H5::Group energy = file.createGroup("energy");
     timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J"));
     timed.push_back(dataset(energy, "potential", t.potential, n, 0, "J"));

@@ -8,6 +8,7 @@
 
 #include "io/contact_spec.hpp"
 #include "io/json_reader.hpp"
+#include "io/scenario_multibody.hpp"
 #include "sim/scaling.hpp"
 
 namespace dropsim::io {
@@ -90,6 +91,34 @@ void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
   if (r) r->reject_unknown_keys();
 }
 
+// The drop form's `drop` and `contact` (and its characteristic_length default).
+void parse_drop_form(ObjectReader& top, Scenario& s, json& out) {
+  DropModel& m = s.drop;
+  ObjectReader drop = top.object("drop");
+  DropGeometry g;
+  g.mass = drop.number("mass", Bound::positive);
+  g.spheres = drop.integer("spheres", 1, max_spheres);
+  g.radius = drop.number("radius", Bound::positive);
+  drop.exclusive({"height", "height_over_radius"});
+  if (drop.has("height")) m.initial_height = drop.number("height", Bound::any);
+  else m.initial_height = drop.optional_number("height_over_radius", Bound::any).value_or(0.25) * g.radius;
+  m.initial_velocity = drop.optional_number("velocity", Bound::any).value_or(0.0);
+  drop.reject_unknown_keys();
+  m.mass = g.mass;
+  m.spheres = static_cast<int>(g.spheres);
+  out["drop"] = json{{"mass", g.mass}, {"spheres", g.spheres}, {"radius", g.radius}, {"height", m.initial_height}};
+  if (m.initial_velocity != 0.0) out["drop"]["velocity"] = m.initial_velocity;
+
+  ObjectReader contact = top.object("contact");
+  json contact_out;
+  parse_drop_contact(contact, g, m, contact_out);
+  out["contact"] = contact_out;
+  s.combined_dissipation = m.law.dissipation;
+
+  m.characteristic_length = top.optional_number("characteristic_length", Bound::positive).value_or(g.radius);
+  out["characteristic_length"] = m.characteristic_length;
+}
+
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const std::string& file) {
@@ -124,33 +153,10 @@ Scenario parse_scenario(const json& doc, const std::string& file) {
   s.run.duration = top.number("duration", Bound::positive);
   out["duration"] = s.run.duration;
 
-  if (top.has("bodies") || top.has("contacts"))
-    top.fail(top.has("bodies") ? "bodies" : "contacts", "the multi-contact form is not supported by this build yet");
-
-  // Drop form.
-  ObjectReader drop = top.object("drop");
-  DropGeometry g;
-  g.mass = drop.number("mass", Bound::positive);
-  g.spheres = drop.integer("spheres", 1, max_spheres);
-  g.radius = drop.number("radius", Bound::positive);
-  drop.exclusive({"height", "height_over_radius"});
-  if (drop.has("height")) m.initial_height = drop.number("height", Bound::any);
-  else m.initial_height = drop.optional_number("height_over_radius", Bound::any).value_or(0.25) * g.radius;
-  m.initial_velocity = drop.optional_number("velocity", Bound::any).value_or(0.0);
-  drop.reject_unknown_keys();
-  m.mass = g.mass;
-  m.spheres = static_cast<int>(g.spheres);
-  out["drop"] = json{{"mass", g.mass}, {"spheres", g.spheres}, {"radius", g.radius}, {"height", m.initial_height}};
-  if (m.initial_velocity != 0.0) out["drop"]["velocity"] = m.initial_velocity;
-
-  ObjectReader contact = top.object("contact");
-  json contact_out;
-  parse_drop_contact(contact, g, m, contact_out);
-  out["contact"] = contact_out;
-  s.combined_dissipation = m.law.dissipation;
-
-  m.characteristic_length = top.optional_number("characteristic_length", Bound::positive).value_or(g.radius);
-  out["characteristic_length"] = m.characteristic_length;
+  const bool multibody = top.has("bodies") || top.has("contacts");
+  if (multibody) parse_multibody(top, m.gravity, s.multibody.emplace(), s.modes_at, out);
+  else parse_drop_form(top, s, out);
+  const double length = multibody ? s.multibody->characteristic_length : m.characteristic_length;
 
   json integrator_out;
   parse_integrator(top, s, integrator_out);
@@ -163,7 +169,7 @@ Scenario parse_scenario(const json& doc, const std::string& file) {
     o->exclusive({"interval", "interval_tau"});
     if (o->has("interval")) s.run.output_interval = o->number("interval", Bound::positive);
     if (o->has("interval_tau"))
-      s.run.output_interval = o->number("interval_tau", Bound::positive) * std::sqrt(m.characteristic_length / m.gravity);
+      s.run.output_interval = o->number("interval_tau", Bound::positive) * std::sqrt(length / m.gravity);
     o->reject_unknown_keys();
     if (s.run.output_interval > s.run.duration)
       o->fail(o->has("interval") ? "interval" : "interval_tau", "gives a sampling interval longer than the duration");

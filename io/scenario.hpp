@@ -2,9 +2,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "io/input_error.hpp"
+#include "sim/multibody.hpp"
 #include "sim/simulate.hpp"
 
 namespace dropsim::io {
@@ -14,6 +16,8 @@ struct Scenario {
   std::string description;
   std::string file;          // where it came from, for messages
   DropModel drop;            // the drop form's model
+  std::optional<MultibodyModel> multibody;  // the multi-contact form's model, when given
+  std::string modes_at = "equilibrium";     // multi-contact form: where `dropsim modes` linearises
   RunSettings run;
   double combined_dissipation = 0.0;  // alpha as run (s/m), for summaries
   nlohmann::json resolved;   // the scenario as run: defaults and scaling filled in

@@ -29,6 +29,7 @@ struct Trace {
   std::vector<double> time, tau, force, force_normalized;
   std::vector<double> contact_force, indentation, indentation_relative;  // N x contacts
   std::vector<double> q, u;                                              // N x nq, N x nu
+  std::vector<std::string> q_names, u_names;  // column names of q and u, when known
   std::vector<double> kinetic, potential, elastic, dissipated;
 
   std::string integrator;

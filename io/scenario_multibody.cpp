@@ -1,0 +1,231 @@
+// Multi-contact form parsing: bodies (vertical, planar, free) and sphere contacts.
+#include "io/scenario_multibody.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+
+#include "io/contact_spec.hpp"
+
+namespace dropsim::io {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr long max_count = 100000;
+
+// A fixed-length array of finite numbers at r[key].
+std::vector<double> numbers(ObjectReader& r, const std::string& key, std::size_t n) {
+  const json& v = r.raw(key);
+  const std::string rule = "must be an array of " + std::to_string(n) + " numbers (got " + show(v) + ")";
+  if (!v.is_array() || v.size() != n) r.fail(key, rule);
+  std::vector<double> out;
+  for (const auto& e : v) {
+    if (!e.is_number() || !std::isfinite(e.get<double>())) r.fail(key, rule);
+    out.push_back(e.get<double>());
+  }
+  return out;
+}
+
+Eigen::Vector3d point(ObjectReader& r, const std::string& key, Joint joint) {
+  const std::vector<double> p = numbers(r, key, joint == Joint::free ? 3 : 2);
+  return {p[0], p[1], p.size() == 3 ? p[2] : 0.0};
+}
+
+json to_json(const Eigen::Vector3d& v, Joint joint) {
+  return joint == Joint::free ? json{v.x(), v.y(), v.z()} : json{v.x(), v.y()};
+}
+
+void parse_body(ObjectReader& r, Body& b, json& out) {
+  b.name = r.string("name");
+  static const std::regex name_pattern("[A-Za-z0-9_.-]+");
+  if (!std::regex_match(b.name, name_pattern)) r.fail("name", "must match [A-Za-z0-9_.-]+ (got \"" + b.name + "\")");
+  const std::string joint = r.string("joint");
+  if (joint == "vertical") b.joint = Joint::vertical;
+  else if (joint == "planar") b.joint = Joint::planar;
+  else if (joint == "free") b.joint = Joint::free;
+  else r.fail("joint", "unknown joint \"" + joint + "\"; expected vertical, planar or free");
+  b.mass = r.number("mass", Bound::positive);
+  out = json{{"name", b.name}, {"joint", joint}, {"mass", b.mass}};
+
+  switch (b.joint) {
+    case Joint::vertical:
+      for (const char* k : {"inertia", "angle", "angular_velocity", "orientation"})
+        if (r.has(k)) r.fail(k, "does not apply to a vertical body (it only translates along y)");
+      break;
+    case Joint::planar:
+      b.inertia(2, 2) = r.number("inertia", Bound::positive);
+      b.angle = r.optional_number("angle", Bound::any).value_or(0.0);
+      b.angular_velocity.z() = r.optional_number("angular_velocity", Bound::any).value_or(0.0);
+      if (r.has("orientation")) r.fail("orientation", "applies to free bodies; a planar body takes \"angle\"");
+      out["inertia"] = b.inertia(2, 2);
+      out["angle"] = b.angle;
+      if (b.angular_velocity.z() != 0.0) out["angular_velocity"] = b.angular_velocity.z();
+      break;
+    case Joint::free: {
+      const json& inertia = r.raw("inertia");
+      if (inertia.is_array() && inertia.size() == 3 && inertia[0].is_number()) {
+        const auto d = numbers(r, "inertia", 3);
+        b.inertia = Eigen::Vector3d(d[0], d[1], d[2]).asDiagonal();
+        if (!(d[0] > 0.0 && d[1] > 0.0 && d[2] > 0.0)) r.fail("inertia", "principal moments must be > 0 (got " + show(inertia) + ")");
+        out["inertia"] = d;
+      } else {
+        const std::string rule = "must be [Ixx, Iyy, Izz] or a symmetric positive-definite 3x3 array (got " + show(inertia) + ")";
+        if (!inertia.is_array() || inertia.size() != 3) r.fail("inertia", rule);
+        for (int i = 0; i < 3; ++i) {
+          if (!inertia[i].is_array() || inertia[i].size() != 3) r.fail("inertia", rule);
+          for (int j = 0; j < 3; ++j) {
+            if (!inertia[i][j].is_number()) r.fail("inertia", rule);
+            b.inertia(i, j) = inertia[i][j].get<double>();
+          }
+        }
+        if (!b.inertia.isApprox(b.inertia.transpose(), 1e-12) || Eigen::LLT<Eigen::Matrix3d>(b.inertia).info() != Eigen::Success)
+          r.fail("inertia", rule);
+        out["inertia"] = inertia;
+      }
+      if (r.has("orientation")) {
+        const auto o = numbers(r, "orientation", 4);
+        const Eigen::Quaterniond q(o[0], o[1], o[2], o[3]);
+        if (!(q.norm() > 1e-12)) r.fail("orientation", "must be a nonzero quaternion [w, x, y, z]");
+        b.orientation = q.normalized();
+      }
+      if (r.has("angle")) r.fail("angle", "applies to planar bodies; a free body takes \"orientation\"");
+      if (r.has("angular_velocity")) {
+        const auto w = numbers(r, "angular_velocity", 3);
+        b.angular_velocity = {w[0], w[1], w[2]};
+        out["angular_velocity"] = w;
+      }
+      const auto& q = b.orientation;
+      out["orientation"] = {q.w(), q.x(), q.y(), q.z()};
+      break;
+    }
+  }
+  b.position = point(r, "position", b.joint);
+  out["position"] = to_json(b.position, b.joint);
+  if (r.has("velocity")) {
+    b.velocity = point(r, "velocity", b.joint);
+    if (b.joint == Joint::vertical && b.velocity.x() != 0.0)
+      r.fail("velocity", "a vertical body only moves along y: give [0, vy]");
+    out["velocity"] = to_json(b.velocity, b.joint);
+  }
+  r.reject_unknown_keys();
+}
+
+int body_index(ObjectReader& r, const std::string& key, const std::string& name,
+               const std::map<std::string, int>& bodies) {
+  const auto it = bodies.find(name);
+  if (it == bodies.end()) r.fail(key, "no body named \"" + name + "\"");
+  return it->second;
+}
+
+void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std::string, int>& bodies, Contact& c,
+                   json& out) {
+  const std::string type = r.string("type");
+  out = json{{"type", type}};
+  if (type == "sphere_plane") {
+    c.type = ContactType::sphere_plane;
+    const std::string body = r.string("body");
+    c.body[0] = body_index(r, "body", body, bodies);
+    const Joint joint = m.bodies[c.body[0]].joint;
+    c.at[0] = point(r, "at", joint);
+    c.radius[0] = r.number("radius", Bound::nonnegative);
+    c.law.radius = c.radius[0];
+    out["body"] = body;
+    out["at"] = to_json(c.at[0], joint);
+    out["radius"] = c.radius[0];
+  } else if (type == "sphere_sphere") {
+    c.type = ContactType::sphere_sphere;
+    const json& names = r.raw("bodies");
+    if (!names.is_array() || names.size() != 2 || !names[0].is_string() || !names[1].is_string())
+      r.fail("bodies", "must be an array of two body names (got " + show(names) + ")");
+    for (int s = 0; s < 2; ++s) c.body[s] = body_index(r, "bodies", names[s].get<std::string>(), bodies);
+    if (c.body[0] == c.body[1]) r.fail("bodies", "a contact needs two different bodies (got " + show(names) + ")");
+    const json& at = r.raw("at");
+    if (!at.is_array() || at.size() != 2) r.fail("at", "must be [pA, pB], one point per body (got " + show(at) + ")");
+    json at_out = json::array();
+    for (int s = 0; s < 2; ++s) {
+      const Joint joint = m.bodies[c.body[s]].joint;
+      const std::size_t n = joint == Joint::free ? 3 : 2;
+      const bool ok = at[s].is_array() && at[s].size() == n &&
+                      std::all_of(at[s].begin(), at[s].end(), [](const json& e) { return e.is_number(); });
+      if (!ok)
+        r.fail("at", "point " + std::to_string(s) + " must be an array of " + std::to_string(n) + " numbers for a " +
+                         std::string(to_string(joint)) + " body (got " + show(at[s]) + ")");
+      c.at[s] = {at[s][0].get<double>(), at[s][1].get<double>(), n == 3 ? at[s][2].get<double>() : 0.0};
+      at_out.push_back(to_json(c.at[s], joint));
+    }
+    const auto radius = numbers(r, "radius", 2);
+    if (!(radius[0] >= 0.0 && radius[1] >= 0.0)) r.fail("radius", "must be >= 0 (got " + show(r.raw("radius")) + ")");
+    c.radius = {radius[0], radius[1]};
+    // Composite radius R1 R2 / (R1 + R2) (PHYSICS.md 1).
+    c.law.radius = radius[0] + radius[1] > 0.0 ? radius[0] * radius[1] / (radius[0] + radius[1]) : 0.0;
+    out["bodies"] = names;
+    out["at"] = at_out;
+    out["radius"] = radius;
+  } else {
+    r.fail("type", "unknown contact type \"" + type + "\"; expected sphere_plane or sphere_sphere");
+  }
+  c.count = static_cast<int>(r.optional_integer("count", 1, max_count).value_or(1));
+  out["count"] = c.count;
+  if (r.has("name")) {
+    c.name = r.string("name");
+    out["name"] = c.name;
+  }
+  parse_contact_law(r, c.law, out);
+  // Laws built on Hertz take a modulus and need a sphere.
+  if (c.law.effective_modulus > 0.0 && !(c.law.radius > 0.0))
+    r.fail("radius", "must be > 0 for the " + std::string(to_string(c.law.kind)) + " law (Hertz contact needs a sphere)");
+  r.reject_unknown_keys();
+}
+
+}  // namespace
+
+void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::string& modes_at, json& out) {
+  m.gravity = gravity;
+  const json& bodies = top.raw("bodies");
+  if (!bodies.is_array() || bodies.empty()) top.fail("bodies", "must be a non-empty array of bodies (got " + show(bodies) + ")");
+  std::map<std::string, int> index;
+  out["bodies"] = json::array();
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    ObjectReader r(bodies[i], top.path_of("bodies") + "/" + std::to_string(i), top.file());
+    Body b;
+    json body_out;
+    parse_body(r, b, body_out);
+    if (index.count(b.name)) r.fail("name", "\"" + b.name + "\" names another body too");
+    index[b.name] = static_cast<int>(i);
+    m.bodies.push_back(b);
+    out["bodies"].push_back(body_out);
+  }
+  m.finalize();
+
+  const json& contacts = top.raw("contacts");
+  if (!contacts.is_array() || contacts.empty())
+    top.fail("contacts", "must be a non-empty array of contacts (got " + show(contacts) + ")");
+  out["contacts"] = json::array();
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    ObjectReader r(contacts[i], top.path_of("contacts") + "/" + std::to_string(i), top.file());
+    Contact c;
+    c.name = "contact" + std::to_string(i);
+    json contact_out;
+    parse_contact(r, m, index, c, contact_out);
+    m.contacts.push_back(c);
+    out["contacts"].push_back(contact_out);
+  }
+
+  // Default L: the first contact's sphere radius; for point contacts, its
+  // distance from the body's centre; else 1 m.
+  const Contact& first = m.contacts.front();
+  const double fallback = first.law.radius > 0.0 ? first.law.radius : first.at[0].norm() > 0.0 ? first.at[0].norm() : 1.0;
+  m.characteristic_length = top.optional_number("characteristic_length", Bound::positive).value_or(fallback);
+  out["characteristic_length"] = m.characteristic_length;
+
+  modes_at = top.optional_string("modes_at").value_or("equilibrium");
+  if (modes_at != "equilibrium" && modes_at != "initial")
+    top.fail("modes_at", "must be \"equilibrium\" or \"initial\" (got \"" + modes_at + "\")");
+  out["modes_at"] = modes_at;
+}
+
+}  // namespace dropsim::io

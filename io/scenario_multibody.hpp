@@ -1,0 +1,16 @@
+// The multi-contact scenario form (INTERFACE.md): bodies and contacts -> MultibodyModel.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "io/json_reader.hpp"
+#include "sim/multibody.hpp"
+
+namespace dropsim::io {
+
+// Reads `bodies`, `contacts`, `characteristic_length` and `modes_at` from the
+// top-level object; writes their resolved form to `out`. Throws InputError.
+void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& model, std::string& modes_at,
+                     nlohmann::json& out);
+
+}  // namespace dropsim::io

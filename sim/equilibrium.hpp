@@ -1,0 +1,35 @@
+// Static equilibrium under gravity: Newton with a line search on the generalised force balance.
+#pragma once
+
+#include <Eigen/Core>
+#include <stdexcept>
+#include <string>
+
+#include "sim/multibody.hpp"
+
+namespace dropsim {
+
+// No equilibrium exists from the given configuration (or none was found); the
+// message is a sentence saying why, naming the offending motion.
+class EquilibriumError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Equilibrium {
+  Eigen::VectorXd x;        // [q; u] with u = 0
+  int iterations = 0;
+  double residual = 0.0;    // |M^-1/2 f| / (g sqrt(total mass)): dimensionless force imbalance
+};
+
+// Starts from the configuration in x0 (its speeds are ignored). Motions no
+// compressed contact resists but gravity drives are followed, by a linearised
+// line search, until a contact closes; where none would ever close the body
+// falls or tips over and EquilibriumError says so. Motions gravity does not
+// drive (sliding on frictionless contacts) are left as they are.
+Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorXd& x0);
+
+// "bar.y -0.1, bar.angle 1": a speed-space direction, largest component 1.
+std::string describe_motion(const MultibodyModel& model, const Eigen::VectorXd& du);
+
+}  // namespace dropsim

@@ -1,0 +1,172 @@
+// Modes: effective masses, K^1/2 A K^1/2 eigenproblem, damped state matrix, free motions.
+#include "sim/modes.hpp"
+
+#include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numbers>
+
+namespace dropsim {
+
+namespace {
+
+// Zero eigenvalues relative to the largest one.
+constexpr double zero_eigenvalue = 1e-9;
+
+// Largest component +1.
+Eigen::VectorXd normalised(const Eigen::VectorXd& v) {
+  Eigen::Index i;
+  v.cwiseAbs().maxCoeff(&i);
+  return v / v[i];
+}
+
+// Eigenvalues of [[0, I], [-M^-1 K, -M^-1 C]], handed out to modes by nearest modulus.
+class DampedModes {
+ public:
+  DampedModes(const Eigen::MatrixXd& m, const Eigen::MatrixXd& k, const Eigen::MatrixXd& c, double omega_scale) {
+    const auto nu = m.rows();
+    const Eigen::LLT<Eigen::MatrixXd> llt(m);
+    Eigen::MatrixXd z = Eigen::MatrixXd::Zero(2 * nu, 2 * nu);
+    z.topRightCorner(nu, nu).setIdentity();
+    z.bottomLeftCorner(nu, nu) = -llt.solve(k);
+    z.bottomRightCorner(nu, nu) = -llt.solve(c);
+    const Eigen::EigenSolver<Eigen::MatrixXd> solver(z, false);
+    for (const auto& l : solver.eigenvalues())
+      if (l.imag() > 1e-9 * std::abs(l) && std::abs(l) > 1e-6 * omega_scale) oscillating_.push_back(l);
+    used_.assign(oscillating_.size(), false);
+  }
+
+  void assign(Mode& mode, const Eigen::MatrixXd& m, const Eigen::MatrixXd& c) {
+    std::size_t best = oscillating_.size();
+    double best_gap = 0.5;  // relative: beyond this, no oscillating partner (overdamped)
+    for (std::size_t j = 0; j < oscillating_.size(); ++j) {
+      const double gap = std::abs(std::abs(oscillating_[j]) - mode.omega) / mode.omega;
+      if (!used_[j] && gap < best_gap) best = j, best_gap = gap;
+    }
+    if (best < oscillating_.size()) {
+      used_[best] = true;
+      mode.damped_omega = oscillating_[best].imag();
+      mode.damping_ratio = std::max(0.0, -oscillating_[best].real() / std::abs(oscillating_[best]));
+    } else {
+      // Modal estimate c_n / (2 omega m_n) with the mode's own mass and damping.
+      mode.overdamped = true;
+      mode.damping_ratio = mode.shape.dot(c * mode.shape) / (2.0 * mode.omega * mode.shape.dot(m * mode.shape));
+    }
+  }
+
+ private:
+  std::vector<std::complex<double>> oscillating_;  // upper half plane, not zero
+  std::vector<bool> used_;
+};
+
+}  // namespace
+
+Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x) {
+  const MultibodySystem system(model);
+  const int nq = model.nq, nu = model.nu;
+  Eigen::MatrixXd k(nu, nu);
+  Eigen::VectorXd base = x, plus, minus, fp(nu), fm(nu), du = Eigen::VectorXd::Zero(nu);
+  base.tail(nu).setZero();
+  const auto names = model.speed_names();
+  // Steps well inside the smallest compression, so no difference crosses a kink.
+  double length = model.characteristic_length;
+  for (const auto& c : model.contacts) {
+    const double indentation = -contact_kinematics(model, c, base.head(nq)).gap;
+    if (indentation > 0.0) length = std::min(length, 1e4 * indentation);
+  }
+  for (int j = 0; j < nu; ++j) {
+    // Rotations are dimensionless; translations scale with the model.
+    const bool turn = names[static_cast<std::size_t>(j)].find(".w") != std::string::npos ||
+                      names[static_cast<std::size_t>(j)].ends_with(".angle");
+    const double h = 1e-7 * (turn ? std::min(1.0, length / model.characteristic_length) : length);
+    du.setZero();
+    du[j] = h;
+    plus = minus = base;
+    advance_configuration(model, plus.head(nq), du);
+    advance_configuration(model, minus.head(nq), -du);
+    system.applied_forces(plus, fp);
+    system.applied_forces(minus, fm);
+    k.col(j) = -(fp - fm) / (2.0 * h);
+  }
+  return k;
+}
+
+ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x) {
+  ModesAnalysis out;
+  out.x = x;
+  out.lin = linearize(model, x);
+  const Linearization& lin = out.lin;
+  const Eigen::Index nc = lin.J.rows();
+  const int nu = model.nu;
+  const Eigen::LLT<Eigen::MatrixXd> m_llt(lin.M);
+  const Eigen::MatrixXd m_inv_jt = m_llt.solve(lin.J.transpose());  // M^-1 J^T
+  out.A = lin.J * m_inv_jt;
+  out.free_motions = null_space_basis(lin.J, nu);
+
+  for (Eigen::Index i = 0; i < nc; ++i) {
+    ContactMode c;
+    c.contact = lin.contacts[static_cast<std::size_t>(i)];
+    c.indentation = lin.indentation[i];
+    c.force = lin.force[i];
+    c.stiffness = lin.K(i, i);
+    c.damping = lin.C(i, i);
+    c.effective_mass = 1.0 / out.A(i, i);
+    c.omega_single = std::sqrt(c.stiffness / c.effective_mass);
+    out.contacts.push_back(c);
+  }
+  if (nc == 0) return out;
+
+  // xi'' + A K xi = 0 is similar to the symmetric K^1/2 A K^1/2 [M].
+  const Eigen::VectorXd k_half = lin.K.diagonal().cwiseSqrt();
+  const Eigen::MatrixXd s = k_half.asDiagonal() * out.A * k_half.asDiagonal();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (s + s.transpose()));
+  const double largest = eig.eigenvalues().maxCoeff();
+  const Eigen::MatrixXd damping = lin.J.transpose() * lin.C * lin.J;
+  DampedModes damped(lin.M, lin.J.transpose() * lin.K * lin.J, damping, std::sqrt(largest));
+
+  for (Eigen::Index k = 0; k < nc; ++k) {
+    const double w2 = eig.eigenvalues()[k];
+    if (w2 <= zero_eigenvalue * largest) {
+      ++out.redundant;
+      continue;
+    }
+    Mode m;
+    m.omega = std::sqrt(w2);
+    const Eigen::VectorXd zk = eig.eigenvectors().col(k);
+    // M q'' = -J^T K J q has q = M^-1 J^T K^1/2 z for each eigenvector z.
+    m.shape = normalised(m_inv_jt * k_half.asDiagonal() * zk);
+    m.gap_shape = lin.J * m.shape;
+    damped.assign(m, lin.M, damping);
+    out.modes.push_back(m);
+  }
+
+  // The full tangent: contact laws plus load (geometric) stiffness.
+  const Eigen::MatrixXd kt = tangent_stiffness(model, x);
+  const Eigen::MatrixXd kt_sym = 0.5 * (kt + kt.transpose());
+  const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> loaded(kt_sym, lin.M);
+  const double top = loaded.eigenvalues().cwiseAbs().maxCoeff();
+  DampedModes damped_loaded(lin.M, kt_sym, damping, std::sqrt(top));
+  for (Eigen::Index i = 0; i < loaded.eigenvalues().size(); ++i) {
+    const double w2 = loaded.eigenvalues()[i];
+    if (w2 < -zero_eigenvalue * top) ++out.unstable_loaded;
+    if (w2 <= zero_eigenvalue * top) continue;
+    Mode m;
+    m.omega = std::sqrt(w2);
+    m.shape = normalised(loaded.eigenvectors().col(i));
+    m.gap_shape = lin.J * m.shape;
+    damped_loaded.assign(m, lin.M, damping);
+    out.loaded_modes.push_back(m);
+  }
+  std::sort(out.modes.begin(), out.modes.end(), [](const Mode& a, const Mode& b) { return a.omega < b.omega; });
+  if (!out.modes.empty()) {
+    out.omega_max = out.modes.back().omega;
+    out.t_c = 1.0 / out.omega_max;
+    out.period = 2.0 * std::numbers::pi * out.t_c;
+    out.step_20 = out.period / 20.0;
+  }
+  return out;
+}
+
+}  // namespace dropsim

@@ -1,0 +1,57 @@
+// Coupled normal-contact penalty modes at a frozen state (PHYSICS.md sections 6-7).
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "sim/linearization.hpp"
+#include "sim/multibody.hpp"
+
+namespace dropsim {
+
+// One active contact seen alone [M]: m_eff = 1 / (J M^-1 J^T), omega = sqrt(k / m_eff).
+struct ContactMode {
+  int contact = 0;               // model contact index
+  double indentation = 0.0;      // m
+  double force = 0.0;            // N, per sphere
+  double stiffness = 0.0;        // N/m, tangent, count included
+  double damping = 0.0;          // N s/m, tangent, count included
+  double effective_mass = 0.0;   // kg
+  double omega_single = 0.0;     // rad/s, the independent-contact estimate
+};
+
+struct Mode {
+  double omega = 0.0;          // rad/s, undamped, from K^1/2 A K^1/2
+  double damping_ratio = 0.0;  // from the damped eigenvalue matched to this mode
+  double damped_omega = 0.0;   // rad/s, imaginary part of that eigenvalue (0 if overdamped)
+  bool overdamped = false;
+  Eigen::VectorXd shape;       // speed-space displacement (nu), largest component 1
+  Eigen::VectorXd gap_shape;   // J shape, per active contact (m per unit shape)
+};
+
+struct ModesAnalysis {
+  Eigen::VectorXd x;                       // the state analysed
+  Linearization lin;
+  Eigen::MatrixXd A;                       // J M^-1 J^T over active contacts, 1/kg
+  std::vector<ContactMode> contacts;       // active contacts
+  std::vector<Mode> modes;                 // ascending omega
+  int redundant = 0;                       // zero eigenvalues of K^1/2 A K^1/2: redundant gap coordinates
+  Eigen::MatrixXd free_motions;            // nu x k: null space of J
+  // With load (geometric) stiffness: eigenvalues of K_t q = omega^2 M q, where
+  // K_t = -df/dq is the full tangent of the applied forces (contact laws,
+  // moving contact points, gravity's moment). Frozen geometry omits the last
+  // two; they matter where weight acts high above the supports (rocking).
+  std::vector<Mode> loaded_modes;          // ascending, positive eigenvalues only
+  int unstable_loaded = 0;                 // negative eigenvalues: the pose would topple
+  double omega_max = 0.0;                  // rad/s
+  double t_c = 0.0, period = 0.0;          // of the fastest mode: 1/omega, 2 pi/omega
+  double step_20 = 0.0;                    // period / 20: twenty steps per fastest period
+};
+
+ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x);
+
+// -df/dq at x (speeds set to zero) by central differences along speed-space
+// increments (q (+) du); nu x nu.
+Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x);
+
+}  // namespace dropsim

@@ -1,0 +1,47 @@
+// Checking predicted modes by simulation: perturb along a mode, measure its frequency (penalty-mode notes).
+#pragma once
+
+#include <vector>
+
+#include "integrators/registry.hpp"
+#include "sim/modes.hpp"
+
+namespace dropsim {
+
+struct VerifySettings {
+  double amplitude_fraction = 0.05;  // largest gap change / smallest equilibrium indentation
+  int steps_per_period = 50;         // first level; each further level halves step and amplitude
+  double periods = 20.0;             // simulated per run (damped modes: until decayed 1000x)
+  int levels = 3;
+  integrators::Method method = integrators::Method::rk4;
+};
+
+struct VerifyRun {
+  double amplitude = 0.0;       // m, largest gap change at the start
+  double step = 0.0;            // s
+  double omega = 0.0;           // rad/s measured; NaN if fewer than 3 zero crossings
+  double relative_error = 0.0;  // (measured - predicted) / predicted
+  bool contact_opened = false;  // an active contact lost contact during the run
+  bool diverged = false;
+};
+
+struct ModeCheck {
+  int mode = 0;            // index into ModesAnalysis::loaded_modes
+  double predicted = 0.0;  // rad/s: the damped frequency where damped, else omega
+  std::vector<VerifyRun> runs;
+};
+
+// The analysis must have been made at a static equilibrium. Checks the modes of
+// the full linearisation (ModesAnalysis::loaded_modes: the frozen-geometry
+// modes plus load stiffness; the same where weight acts at contact height).
+// Each run starts at rest from equilibrium displaced along the mode shape,
+// integrates with a fixed step, and measures the frequency of the modal
+// coordinate (shape^T M dq) from its zero crossings (linear interpolation,
+// least-squares slope).
+std::vector<ModeCheck> verify_modes(const MultibodyModel& model, const ModesAnalysis& analysis,
+                                    const VerifySettings& settings = {});
+
+// Angular frequency from the zero crossings of a sampled signal; NaN if fewer than 3.
+double zero_crossing_frequency(const std::vector<double>& time, const std::vector<double>& signal);
+
+}  // namespace dropsim
