@@ -1,6 +1,7 @@
 // Multibody kinematics, contact Jacobians and the equations of motion.
 #include "sim/multibody.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -417,6 +418,21 @@ MultibodySystem::Vector MultibodySystem::model_scaled_atol(double rtol) const {
     }
   }
   return rtol * atol;
+}
+
+void MultibodySystem::jacobian(const Vector& x, double t, Matrix& dfdx) const {
+  const auto n = x.size();
+  dfdx.resize(n, n);
+  Vector xp = x, fp(n), fm(n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double h = 1e-7 * std::max(1.0, std::abs(x[j]));
+    xp[j] = x[j] + h;
+    (*this)(xp, fp, t);
+    xp[j] = x[j] - h;
+    (*this)(xp, fm, t);
+    xp[j] = x[j];
+    dfdx.col(j) = (fp - fm) / (2.0 * h);
+  }
 }
 
 }  // namespace dropsim

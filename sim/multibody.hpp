@@ -123,6 +123,7 @@ MultibodyModel multibody_from_drop(const DropModel& drop);
 class MultibodySystem {
  public:
   using Vector = Eigen::VectorXd;
+  using Matrix = Eigen::MatrixXd;
 
   explicit MultibodySystem(const MultibodyModel& model);
 
@@ -132,6 +133,8 @@ class MultibodySystem {
 
   void operator()(const Vector& x, Vector& dxdt, double t) const;
   void position_rate(const Vector& x, Vector& dxdt) const;
+  // df/dx by central differences: what the implicit and Rosenbrock methods need.
+  void jacobian(const Vector& x, double t, Matrix& dfdx) const;
   int num_switches() const { return switch_count_; }
   void switches(const Vector& x, double* out) const;
   void project(Vector& x) const;  // unit quaternions

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "io/scenario.hpp"
+#include "sim/equilibrium.hpp"
+#include "sim/linearization.hpp"
 
 namespace dropsim {
 namespace {
@@ -100,6 +102,25 @@ TEST(PaperDrops, EulerDivergesAsAResult) {
       "print(bad); sys.exit(1 if bad else 0)\"" + h5_files;
   EXPECT_EQ(std::system(check.c_str()), 0);
   std::filesystem::remove_all(dir);
+}
+
+// Bar on two supports (PHYSICS.md 7): rocking at 632.5 rad/s is the fastest
+// mode, so central difference is stable up to 2 / 632.5 = 3.162 ms. Predicted
+// from linearize() at static equilibrium; the undamped bar never settles, so
+// only the prediction is checked here (measured limit: not yet implemented).
+TEST(StepLimit, BarOnTwoSupportsCentralDifferencePredicted) {
+  const auto s = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/modes/bar_two_supports.json");
+  ASSERT_TRUE(s.multibody.has_value());
+  const MultibodyModel& m = *s.multibody;
+  const auto eq = static_equilibrium(m, m.initial_state());
+  const Linearization lin = linearize(m, eq.x);
+  ASSERT_EQ(lin.contacts.size(), 2u);
+  const auto sys = integrators::LinearSystem::from_contacts(lin.M, lin.J, lin.K, lin.C);
+  const double omega_rock = std::sqrt(2.0 * 1e5 * 0.1 * 0.1 / 0.005);  // 2 k a^2 / I
+  EXPECT_NEAR(omega_rock, 632.5, 0.1);
+  const auto limit = integrators::step_limit(Method::central_difference, sys);
+  EXPECT_NEAR(limit.step, 3.162e-3, 3.162e-6);  // within 0.1 %
+  EXPECT_NEAR(limit.step, 2.0 / omega_rock, 1e-3 * 2.0 / omega_rock);
 }
 
 }  // namespace
