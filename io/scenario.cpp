@@ -1,7 +1,10 @@
 // Scenario JSON -> validated Scenario (INTERFACE.md, drop form).
 #include "io/scenario.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -92,12 +95,7 @@ void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const std::string& file) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw InputError(file, "", std::string("malformed JSON: ") + e.what());
-  }
+  const json doc = parse_json_document(text, file);
   Scenario s;
   s.file = file;
   ObjectReader top(doc, "", file);
@@ -129,6 +127,8 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
   drop.exclusive({"height", "height_over_radius"});
   if (drop.has("height")) m.initial_height = drop.number("height", Bound::any);
   else m.initial_height = drop.optional_number("height_over_radius", Bound::any).value_or(0.25) * g.radius;
+  if (!std::isfinite(m.initial_height))
+    drop.fail("height_over_radius", "times the radius gives a height beyond the range of a double");
   m.initial_velocity = drop.optional_number("velocity", Bound::any).value_or(0.0);
   drop.reject_unknown_keys();
   m.mass = g.mass;
@@ -172,11 +172,15 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
 }
 
 Scenario load_scenario(const std::string& path) {
+  // A directory opens fine as a stream and then reads as empty: say what it is.
+  if (std::error_code ec; std::filesystem::is_directory(path, ec))
+    throw InputError(path, "", "is a directory; expected a scenario JSON file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot open the file for reading");
+  if (!in) throw InputError(path, "", std::string("cannot open the file for reading: ") + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InputError(path, "", "cannot read the file");
+  if (in.bad()) throw InputError(path, "", std::string("cannot read the file: ") + std::strerror(errno));
   if (text.str().empty()) throw InputError(path, "", "the file is empty; expected a scenario JSON object");
   return parse_scenario(text.str(), path);
 }
