@@ -69,6 +69,10 @@ int run_all(const RunOptions& o) {
     for (const auto& s : scenarios) io::check_run_budget(s);
   io::install_signal_cleanup();  // before the workers start: they inherit the blocked signals
   io::check_output_directory(o.output_dir);
+  const auto output_path = [&](const io::Scenario& s) {
+    return (std::filesystem::path(o.output_dir) / (s.name + ".h5")).string();
+  };
+  for (const auto& s : scenarios) io::check_output_file(output_path(s));
 
   std::vector<Outcome> outcomes(scenarios.size());
   std::atomic<std::size_t> next{0};
@@ -79,7 +83,7 @@ int run_all(const RunOptions& o) {
       const auto& s = scenarios[i];
       outcomes[i].trace = simulate(s.drop, s.run);
       try {
-        io::write_trace_hdf5((std::filesystem::path(o.output_dir) / (s.name + ".h5")).string(), s, outcomes[i].trace);
+        io::write_trace_hdf5(output_path(s), s, outcomes[i].trace);
       } catch (const io::IoError& e) {
         outcomes[i].error = e.what();
       }

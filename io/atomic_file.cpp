@@ -134,6 +134,8 @@ void check_output_directory(const std::string& dir) {
   remove_registered(probe);
 }
 
+void check_output_file(const std::string& path) { (void)rename_target(path); }
+
 void install_signal_cleanup() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -39,6 +39,10 @@ class AtomicFile {
 // one that cannot be created or written to is an error with the cause.
 void check_output_directory(const std::string& dir);
 
+// The checks AtomicFile's constructor makes on its path, without creating
+// anything, so that `dropsim run` refuses before simulating; throws IoError.
+void check_output_file(const std::string& path);
+
 // From now on SIGINT and SIGTERM remove every live temporary and end the
 // process with status 128 + signal. Call before starting threads (they inherit
 // the blocked mask); later calls do nothing.
