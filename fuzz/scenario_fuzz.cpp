@@ -1,5 +1,5 @@
-// libFuzzer harness: any byte string through the scenario parser and validator must end in a
-// Scenario or an InputError, never a crash, hang, sanitizer report or other exception.
+// libFuzzer harness: any byte string through the scenario parser, validator and resource guard
+// must end in a Scenario or an InputError, never a crash, hang, sanitizer report or other exception.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io/input_error.hpp"
+#include "io/run_budget.hpp"
 #include "io/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -22,6 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::fprintf(stderr, "accepted scenario does not reproduce itself: %s\n", e.what());
       std::abort();
     }
+    // The resource guard sees every accepted scenario before it runs.
+    dropsim::io::check_run_budget(s);
   } catch (const dropsim::io::InputError&) {
     // Refusing bad input with a sentence is the expected outcome.
   }
