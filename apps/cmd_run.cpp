@@ -23,7 +23,7 @@ struct RunOptions {
   std::string output_dir = "results";
   io::IntegratorOverride integrator;
   int jobs = 0;
-  bool force = false;  // skip the resource guard
+  bool force = false;  // the resource guard checks only its hard limits
 };
 
 struct Outcome {
@@ -65,8 +65,7 @@ int run_all(const RunOptions& o) {
         throw io::InputError(scenarios[i].file, "/name",
                              "\"" + scenarios[i].name + "\" is also the name of " + scenarios[j].file +
                                  "; both would write the same output file");
-  if (!o.force)
-    for (const auto& s : scenarios) io::check_run_budget(s);
+  for (const auto& s : scenarios) io::check_run_budget(s, o.force ? io::hard_run_limits : io::RunBudget{});
   io::install_signal_cleanup();  // before the workers start: they inherit the blocked signals
   io::check_output_directory(o.output_dir);
   const auto output_path = [&](const io::Scenario& s) {

@@ -18,7 +18,7 @@ std::string number(double x) {
 
 void check_run_budget(const Scenario& s, const RunBudget& budget) {
   const RunEstimate e = estimate_run(s.drop, s.run);
-  const std::string force = "; pass --force to run it anyway";
+  const std::string force = budget.forceable ? "; pass --force to run it anyway" : " (a hard limit, even with --force)";
   if (e.trace_bytes > budget.max_trace_bytes)
     throw InputError(s.file, "/output/interval",
                      "the trace would hold " + number(e.samples) + " samples (/duration " + number(s.run.duration) +

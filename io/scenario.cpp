@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -162,9 +163,12 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
       o->fail(o->has("interval") ? "interval" : "interval_tau", "gives a sampling interval longer than the duration");
   }
   const double samples = s.run.duration / s.run.output_interval;
-  if (samples > max_output_samples)
-    top.fail("output", "would record " + std::to_string(static_cast<long long>(samples)) + " samples (limit " +
-                           std::to_string(static_cast<long long>(max_output_samples)) + "); raise the interval");
+  if (samples > max_output_samples) {
+    // %g, not a cast to an integer: 1e87 samples does not fit one (UBSan, found by fuzzing).
+    char count[64];
+    std::snprintf(count, sizeof count, "%.3g samples (limit %.3g)", samples, max_output_samples);
+    top.fail("output", "would record " + std::string(count) + "; raise the interval");
+  }
   out["output"] = json{{"interval", s.run.output_interval}};
   top.reject_unknown_keys();
   s.resolved = std::move(out);

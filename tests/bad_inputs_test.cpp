@@ -24,6 +24,7 @@ struct Case {
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
+// Case names become test names: letters, digits and underscores only.
 Case read_case(const fs::path& expect) {
   Case c;
   c.name = expect.stem().string();

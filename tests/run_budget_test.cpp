@@ -86,6 +86,20 @@ TEST(RunBudget, RefusesOverBudgetNamingTheKeyAndTheEstimate) {
   }
 }
 
+// 5e15 steps: past what the driver's integer step counts hold, refused even with --force.
+TEST(RunBudget, HardLimitsHoldEvenWithForce) {
+  const io::Scenario s = drop(hertz, R"({"name": "rk4", "step": 1e-17})");
+  try {
+    io::check_run_budget(s, io::hard_run_limits);
+    ADD_FAILURE() << "5e15 steps passed the hard limits";
+  } catch (const io::InputError& e) {
+    EXPECT_EQ(e.path(), "/integrator/step");
+    EXPECT_NE(std::string(e.what()).find("even with --force"), std::string::npos) << e.what();
+  }
+  const io::Scenario paper = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/mouse_alpha-scaled.json");
+  EXPECT_NO_THROW(io::check_run_budget(paper, io::hard_run_limits));
+}
+
 // `--force` runs what the guard refuses: the 1e12-step case starts (and is stopped by SIGTERM).
 TEST(RunBudget, ForceRunsWhatTheGuardRefuses) {
   const std::string scenario = (fs::path(DROPSIM_SOURCE_DIR) / "tests" / "bad_inputs" / "steps_1e12.json").string();
