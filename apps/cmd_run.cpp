@@ -11,6 +11,7 @@
 #include "io/atomic_file.hpp"
 #include "io/hdf5_trace.hpp"
 #include "io/io_error.hpp"
+#include "io/run_budget.hpp"
 #include "io/scenario.hpp"
 #include "io/sto_writer.hpp"
 #include "sim/multibody_simulate.hpp"
@@ -24,7 +25,8 @@ struct RunOptions {
   std::string output_dir = "results";
   io::IntegratorOverride integrator;
   int jobs = 0;
-  bool sto = false;  // also write <name>.sto (OpenSim Storage)
+  bool sto = false;    // also write <name>.sto (OpenSim Storage)
+  bool force = false;  // the resource guard checks only its hard limits
 };
 
 struct Outcome {
@@ -41,6 +43,19 @@ void print_summary(const io::Scenario& s, const Trace& t) {
               t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
 }
 
+// Status, time, reason and the last finite state, as the file's attributes hold them.
+void print_divergence(const io::Scenario& s, const Trace& t) {
+  std::fprintf(stderr, "dropsim: %s: status diverged at t = %.9g s: %s", s.file.c_str(), t.stats.end_time,
+               t.stats.reason.c_str());
+  if (const std::size_t n = t.samples(); n > 0) {
+    std::fprintf(stderr, "; last finite state at t = %.9g s: q =", t.time.back());
+    for (int k = 0; k < t.nq; ++k) std::fprintf(stderr, " %.9g", t.q[(n - 1) * t.nq + k]);
+    std::fprintf(stderr, ", u =");
+    for (int k = 0; k < t.nu; ++k) std::fprintf(stderr, " %.9g", t.u[(n - 1) * t.nu + k]);
+  }
+  std::fprintf(stderr, " (the trace up to there is written)\n");
+}
+
 int run_all(const RunOptions& o) {
   // Validate everything before simulating anything: bad input writes nothing.
   std::vector<io::Scenario> scenarios;
@@ -54,7 +69,13 @@ int run_all(const RunOptions& o) {
         throw io::InputError(scenarios[i].file, "/name",
                              "\"" + scenarios[i].name + "\" is also the name of " + scenarios[j].file +
                                  "; both would write the same output file");
+  for (const auto& s : scenarios) io::check_run_budget(s, o.force ? io::hard_run_limits : io::RunBudget{});
+  io::install_signal_cleanup();  // before the workers start: they inherit the blocked signals
   io::check_output_directory(o.output_dir);
+  const auto output_path = [&](const io::Scenario& s) {
+    return (std::filesystem::path(o.output_dir) / (s.name + ".h5")).string();
+  };
+  for (const auto& s : scenarios) io::check_output_file(output_path(s));
 
   std::vector<Outcome> outcomes(scenarios.size());
   std::atomic<std::size_t> next{0};
@@ -65,7 +86,7 @@ int run_all(const RunOptions& o) {
       const auto& s = scenarios[i];
       outcomes[i].trace = s.multibody ? simulate(*s.multibody, s.run) : simulate(s.drop, s.run);
       try {
-        io::write_trace_hdf5((std::filesystem::path(o.output_dir) / (s.name + ".h5")).string(), s, outcomes[i].trace);
+        io::write_trace_hdf5(output_path(s), s, outcomes[i].trace);
         if (o.sto)
           io::write_trace_sto_file((std::filesystem::path(o.output_dir) / (s.name + ".sto")).string(), s.name,
                                    outcomes[i].trace);
@@ -90,8 +111,7 @@ int run_all(const RunOptions& o) {
     print_summary(scenarios[i], outcomes[i].trace);
     const auto& t = outcomes[i].trace;
     if (t.stats.status == integrators::Status::diverged) {
-      std::fprintf(stderr, "dropsim: %s: diverged at t = %.6g s: %s\n", scenarios[i].file.c_str(), t.stats.end_time,
-                   t.stats.reason.c_str());
+      print_divergence(scenarios[i], t);
       code = std::max(code, int(exit_check_failed));
     }
     if (!outcomes[i].error.empty()) {
@@ -113,6 +133,7 @@ void add_run_command(CLI::App& app, Runner& run) {
   cmd->add_option("--step", o->integrator.step, "fixed step (s)")->check(CLI::PositiveNumber);
   cmd->add_option("--rtol", o->integrator.rtol, "relative tolerance")->check(CLI::PositiveNumber);
   cmd->add_option("--atol", o->integrator.atol, "absolute tolerance (all components)")->check(CLI::PositiveNumber);
+  cmd->add_flag("--force", o->force, "run even if the estimated steps or trace size exceed the budget");
   cmd->add_option("-j,--jobs", o->jobs, "parallel runs (default: all cores)")->check(CLI::PositiveNumber);
   cmd->add_flag("--sto", o->sto, "also write DIR/<name>.sto (OpenSim Storage, tab-separated)");
   cmd->callback([o, &run] { run = [o] { return run_all(*o); }; });

@@ -5,6 +5,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "io/atomic_file.hpp"
 #include "io/hdf5_strings.hpp"
@@ -25,6 +26,14 @@ void number_attribute(Location& where, const char* name, T value) {
     const double v = value;
     a.write(type, &v);
   }
+}
+
+// A 1-D double attribute (a state vector).
+template <class Location>
+void vector_attribute(Location& where, const char* name, const double* values, int count) {
+  const hsize_t dims[1] = {static_cast<hsize_t>(count)};
+  H5::Attribute a = where.createAttribute(name, H5::PredType::NATIVE_DOUBLE, H5::DataSpace(1, dims));
+  a.write(H5::PredType::NATIVE_DOUBLE, values);
 }
 
 // One time-major dataset, chunked by rows, shuffle + deflate.
@@ -52,7 +61,11 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
   AtomicFile out(path);
   try {
     H5::Exception::dontPrint();
-    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC);
+    // Built in memory (core driver, no backing store) and written by AtomicFile, so that
+    // a full disk is reported with its cause and the only file on disk is the registered temporary.
+    H5::FileAccPropList in_memory;
+    in_memory.setCore(1 << 20, false);
+    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
     H5::Group root = file.openGroup("/");
     const hsize_t n = t.samples();
     const auto C = static_cast<hsize_t>(t.contacts);
@@ -89,6 +102,12 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
     if (diverged) {
       string_attribute(root, "diverged_reason", t.stats.reason);
       number_attribute(root, "diverged_time", t.stats.end_time);
+      // The last finite state is the last sample: the observer records only finite ones.
+      if (n > 0) {
+        number_attribute(root, "last_finite_time", t.time.back());
+        vector_attribute(root, "last_finite_q", t.q.data() + (n - 1) * t.nq, t.nq);
+        vector_attribute(root, "last_finite_u", t.u.data() + (n - 1) * t.nu, t.nu);
+      }
     }
     number_attribute(root, "steps", t.stats.steps);
     number_attribute(root, "rejected_steps", t.stats.rejected_steps);
@@ -99,7 +118,14 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
     const std::size_t peak = t.peak_index();
     number_attribute(root, "peak_force_normalized", n ? t.force_normalized[peak] : 0.0);
     number_attribute(root, "tau_of_peak", n ? t.tau[peak] : 0.0);
+    file.flush(H5F_SCOPE_GLOBAL);
+    const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
+    if (size < 0) throw H5::FileIException("H5Fget_file_image", "cannot size the in-memory file");
+    std::vector<char> image(static_cast<std::size_t>(size));
+    if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size)
+      throw H5::FileIException("H5Fget_file_image", "cannot copy the in-memory file");
     file.close();
+    out.write(image.data(), image.size());
   } catch (const H5::Exception& e) {
     throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
   }

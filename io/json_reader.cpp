@@ -1,6 +1,7 @@
 // Validated JSON object reading.
 #include "io/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dropsim::io {
@@ -9,6 +10,86 @@ std::string show(const nlohmann::json& value) {
   std::string s = value.dump();
   if (s.size() > 60) s = s.substr(0, 57) + "...";
   return s;
+}
+
+namespace {
+
+// Edit distance, for "did you mean" hints on typed keys.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+bool near_miss(const std::string& a, const std::string& b) {
+  return a != b && edit_distance(a, b) <= std::max<std::size_t>(1, std::min(a.size(), b.size()) / 3);
+}
+
+// Where the parser is, for duplicate-key messages: one frame per open object or array.
+struct Frame {
+  bool array = false;
+  long index = 0;                // arrays: elements completed so far
+  std::string key;               // objects: the key being read
+  std::set<std::string> keys;    // objects: keys seen
+};
+
+std::string pointer(const std::vector<Frame>& frames) {
+  std::string p;
+  for (const auto& f : frames) p += "/" + (f.array ? std::to_string(f.index) : f.key);
+  return p;
+}
+
+}  // namespace
+
+nlohmann::json parse_json_document(const std::string& text, const std::string& file) {
+  using Event = nlohmann::json::parse_event_t;
+  // JSON allows a key twice and nlohmann keeps the last: a pasted block would silently win.
+  std::vector<Frame> frames;
+  auto element_done = [&] {
+    if (!frames.empty() && frames.back().array) ++frames.back().index;
+  };
+  auto check = [&](int, Event event, nlohmann::json& parsed) {
+    switch (event) {
+      case Event::object_start: frames.push_back(Frame{}); break;
+      case Event::array_start:
+        frames.emplace_back();
+        frames.back().array = true;
+        break;
+      case Event::key: {
+        Frame& f = frames.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          throw InputError(file, pointer(frames), "duplicate key: it is given twice in the same object");
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames.pop_back();
+        element_done();
+        break;
+      case Event::value: element_done(); break;
+    }
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text, check);
+  } catch (const nlohmann::json::exception& e) {
+    // Drop nlohmann's "[json.exception.parse_error.101] " tag: users need the position and cause.
+    std::string why = e.what();
+    if (const auto close = why.find("] "); why.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
+      why = why.substr(close + 2);
+    if (e.id == 406) why += " (numbers must fit in a double)";
+    throw InputError(file, "", "malformed JSON: " + why);
+  }
 }
 
 ObjectReader::ObjectReader(const nlohmann::json& value, std::string path, std::string file)
@@ -27,7 +108,12 @@ void ObjectReader::fail(const std::string& key, const std::string& rule) const {
 }
 
 const nlohmann::json& ObjectReader::raw(const std::string& key) {
-  if (!has(key)) fail(key, "is required");
+  if (!has(key)) {
+    std::string hint;
+    for (const auto& [k, v] : value_.items())
+      if (near_miss(k, key)) hint = " (found \"" + k + "\": a typo?)";
+    fail(key, "is required" + hint);
+  }
   read_.insert(key);
   return value_.at(key);
 }
@@ -114,9 +200,13 @@ void ObjectReader::mark_all_read() {
 void ObjectReader::reject_unknown_keys() const {
   for (const auto& [key, v] : value_.items()) {
     if (read_.count(key)) continue;
-    std::string known;
-    for (const auto& k : known_) known += (known.empty() ? "" : ", ") + k;
-    fail(key, "unknown key (a typo?)" + (known.empty() ? std::string() : "; expected one of: " + known));
+    std::string known, closest;
+    for (const auto& k : known_) {
+      known += (known.empty() ? "" : ", ") + k;
+      if (near_miss(key, k) && (closest.empty() || edit_distance(key, k) < edit_distance(key, closest))) closest = k;
+    }
+    const std::string guess = closest.empty() ? "a typo?" : "a typo of \"" + closest + "\"?";
+    fail(key, "unknown key (" + guess + ")" + (known.empty() ? std::string() : "; expected one of: " + known));
   }
 }
 

@@ -51,6 +51,10 @@ class ObjectReader {
   mutable std::set<std::string> known_;  // keys the parser asked about
 };
 
+// Parses a whole document; any failure (syntax, trailing garbage, a number
+// beyond double range) becomes an InputError at the root with line and column.
+nlohmann::json parse_json_document(const std::string& text, const std::string& file);
+
 // A short rendering of a JSON value for error messages.
 std::string show(const nlohmann::json& value);
 
