@@ -10,6 +10,7 @@
 
 #include "apps/commands.hpp"
 #include "io/atomic_file.hpp"
+#include "io/json_reader.hpp"
 #include "apps/sweep_ranks.hpp"
 #include "io/sweep.hpp"
 
@@ -71,13 +72,8 @@ int sweep(const SweepOptions& o) {
   if (!in) throw io::InputError(o.base, "", "cannot open the file for reading");
   std::ostringstream text;
   text << in.rdbuf();
-  nlohmann::json base;
-  try {
-    base = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    throw io::InputError(o.base, "", std::string("malformed JSON: ") + e.what());
-  }
-  const io::Scenario first = io::parse_scenario(base, o.base);  // the base itself must be valid
+  const nlohmann::json base = io::parse_json_document(text.str(), o.base);
+  const io::Scenario first = io::parse_scenario_json(base, o.base);  // the base itself must be valid
   const std::string output = o.output.empty() ? "results/" + first.name + "_sweep.h5" : o.output;
   const auto parent = std::filesystem::path(output).parent_path();
   io::check_output_directory(parent.empty() ? "." : parent.string());

@@ -128,10 +128,10 @@ void parse_drop_form(ObjectReader& top, Scenario& s, json& out) {
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const std::string& file) {
-  return parse_scenario(parse_json_document(text, file), file);
+  return parse_scenario_json(parse_json_document(text, file), file);
 }
 
-Scenario parse_scenario(const json& doc, const std::string& file) {
+Scenario parse_scenario_json(const json& doc, const std::string& file) {
   Scenario s;
   s.file = file;
   ObjectReader top(doc, "", file);

@@ -134,7 +134,7 @@ Scenario sweep_scenario(const json& base, const std::string& base_file, const Sw
     else if (target.is_number_integer()) target = v;  // left to the parser to reject, with its path
     else target = v;
   }
-  return parse_scenario(doc, base_file + " (sweep run " + std::to_string(run) + ")");
+  return parse_scenario_json(doc, base_file + " (sweep run " + std::to_string(run) + ")");
 }
 
 SweepRow sweep_row(std::size_t run, const std::vector<double>& values, const Trace& t) {

@@ -74,7 +74,7 @@ TEST(Scenario, BadInputNamesFilePathAndRule) {
   EXPECT_NE(error_of(with("\"spheres\": 4", "\"spheres\": 0")).find("/drop/spheres: must lie in [1,"), std::string::npos);
   EXPECT_NE(error_of(with("\"stiffness\": 3.2e5", "\"stiffness\": \"NaN\"")).find("/contact/stiffness: must be a number"),
             std::string::npos);
-  EXPECT_NE(error_of(with("\"stiffness\": 3.2e5", "\"stiffness\": 1e999")).find("bad.json: /: a number is out of range"),
+  EXPECT_NE(error_of(with("\"stiffness\": 3.2e5", "\"stiffness\": 1e999")).find("(numbers must fit in a double)"),
             std::string::npos);
   EXPECT_NE(error_of(valid.substr(0, valid.size() - 3)).find("bad.json: /: malformed JSON"), std::string::npos);
   EXPECT_NE(error_of(with("\"law\": \"hunt_crossley\"", "\"law\": \"hunt-crossley\"")).find("/contact/law: unknown contact law"),
