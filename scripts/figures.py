@@ -116,7 +116,7 @@ def figure_c4(curves_dir, out_dir):
                 continue
             xs = f[xname][:]
             for name, d in f.items():
-                if name != xname and isinstance(d, h5py.Dataset) and d.shape == xs.shape:
+                if name.startswith("force") and isinstance(d, h5py.Dataset) and d.shape == xs.shape:
                     ax.plot(xs, d[:], label=name)
                     ax.set_ylabel(axis_label("force", units_of(d)))
             ax.set_xlabel(axis_label(xname, units_of(f[xname])))
