@@ -1,12 +1,16 @@
 // Step limits of the drop: predicted from the one-mode linearisation, measured by bisection on the nonlinear run.
 #pragma once
 
+#include <functional>
+
 #include <cmath>
 #include <limits>
 
 #include "integrators/registry.hpp"
 #include "integrators/stability.hpp"
 #include "sim/drop.hpp"
+#include "sim/linearization.hpp"
+#include "sim/multibody.hpp"
 #include "sim/simulate.hpp"
 
 namespace dropsim {
@@ -31,7 +35,7 @@ struct StepLimitOptions {
   double precision = 1e-3;         // measured: relative bracket width
 };
 
-struct DropStepLimit {
+struct StepLimitReport {
   integrators::Method method;
   double predicted_step = 0.0;       // s, at equilibrium; 0 unstable at every step, inf unconditional
   double predicted_step_peak = 0.0;  // s, at peak indentation (NaN where not defined)
@@ -52,7 +56,27 @@ bool settles_with_step(const DropModel& model, const RunSettings& run, integrato
 
 // Predicted (equilibrium and peak) and measured limits of one method. `peak`
 // is peak_indentation() of the scenario's own run (computed once per scenario).
-DropStepLimit drop_step_limit(const DropModel& model, const RunSettings& run, integrators::Method method, double peak,
+StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, integrators::Method method, double peak,
                               const StepLimitOptions& options = {});
+
+// The measured limits' search: the largest h in (0, cap] with ok(h), bracketed
+// from `guess` (a prediction) and bisected to relative width `precision`.
+struct MeasuredStep {
+  double step = 0.0;    // 0: nothing good down to 1e-7 s
+  bool at_cap = false;  // still good at the cap
+};
+MeasuredStep largest_good_step(const std::function<bool(double)>& ok, double guess, double cap, double precision);
+
+// A velocity kick from equilibrium that excites every coupled contact mode of
+// `lin`, each gap moving by about `displacement` (m).
+Eigen::VectorXd mode_exciting_kick(const Linearization& lin, double displacement);
+
+// Multi-contact scenarios. Predicted: the coupled modes at static equilibrium
+// (linearize(): all compressed contacts, K and C). Measured: from equilibrium
+// with mode_exciting_kick(), the largest fixed step whose run stays bounded
+// (mechanical energy within 1e4 kick energies of its start) over at least 500
+// periods of the fastest mode. No settling test: undamped supports never settle.
+StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSettings& run, integrators::Method method,
+                                     const StepLimitOptions& options = {});
 
 }  // namespace dropsim
