@@ -51,7 +51,14 @@ class EmbeddedPairBase {
   }
 };
 
-// Dormand–Prince 5(4), Boost.Odeint's: FSAL, its own fourth-order dense output.
+// Dormand–Prince 5(4), Boost.Odeint's: FSAL, its fourth-order dense output.
+//
+// odeint's calc_state rebuilds the interpolant's weights on every call (six
+// divisions, eight vectors); with ~20 output samples per step in the paper's
+// runs that was a third of a run. Here the stage derivatives are recorded as
+// odeint's do_step computes them (k2..k7, in its order), the same polynomial is
+// folded once per step into three vectors, and each sample costs a handful of
+// multiply-adds. tests/integrate_test.cpp pins it to odeint's calc_state.
 template <class Vector>
 class Dopri5Pair : public EmbeddedPairBase<Dopri5Pair<Vector>, Vector> {
  public:
@@ -60,15 +67,65 @@ class Dopri5Pair : public EmbeddedPairBase<Dopri5Pair<Vector>, Vector> {
   template <class Sys>
   void do_step(const Sys& sys, const Vector& x, const Vector& dxdt, double t, Vector& x_new, Vector& dxdt_new,
                double h, Vector& x_err) {
-    stepper_.do_step(sys, x, dxdt, t, x_new, dxdt_new, h, x_err);
+    int next_stage = 0;
+    const StageRecorder<Sys> recorder{&sys, stages_.data(), &next_stage};
+    stepper_.do_step(recorder, x, dxdt, t, x_new, dxdt_new, h, x_err);
+    folded_ = false;
   }
-  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
+  // x(theta) = x0 + h [A(theta) S + B(theta) k7 + D(theta) k1 + C(theta) (P - theta Q)],
+  // theta = (t - t0) / h: odeint's continuous extension, regrouped.
+  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& /*x1*/,
                   const Vector& d1, double t1) {
+    if (!folded_ || t0 != folded_t0_ || t1 != folded_t1_) fold(d0, t0, d1, t1);
+    const double h = t1 - t0, theta = (t - t0) / h, m = theta - 1.0, sq = theta * theta;
+    const double a = sq * (3.0 - 2.0 * theta), b = sq * m, c = sq * m * m, d = theta * m * m;
+    out = x0 + h * (a * sum_ + b * d1 + d * d0 + c * (p_ - theta * q_));
+  }
+  // odeint's own dense output, kept as the reference the test compares against.
+  void calc_state_odeint(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
+                         const Vector& d1, double t1) const {
     stepper_.calc_state(t, out, x0, d0, t0, x1, d1, t1);
   }
 
  private:
+  // Forwards every stage evaluation and keeps a copy of its derivative.
+  template <class Sys>
+  struct StageRecorder {
+    const Sys* system;
+    Vector* stages;
+    int* next;
+    template <class X, class DX>
+    void operator()(const X& x, DX& dxdt, double t) const {
+      (*system)(x, dxdt, t);
+      if (*next < stage_count) stages[(*next)++] = dxdt;
+    }
+  };
+  static constexpr int stage_count = 6;  // k2..k7; k1 is the step's dxdt
+
+  void fold(const Vector& k1, double t0, const Vector& k7, double t1) {
+    // 5th-order weights and odeint's X_i = alpha_i - beta_i theta, with the signs
+    // calc_state gives them (b1: -C X1, b3: +C X3, b4: -C X4, b5: +C X5, b6: -C X6, b7: +C X7).
+    constexpr double b1 = 35.0 / 384, b3 = 500.0 / 1113, b4 = 125.0 / 192, b5 = -2187.0 / 6784, b6 = 11.0 / 84;
+    constexpr double a1 = 5.0 * 2558722523.0 / 11282082432.0, g1 = 5.0 * 31403016.0 / 11282082432.0;
+    constexpr double a3 = 100.0 * 882725551.0 / 32700410799.0, g3 = 100.0 * 15701508.0 / 32700410799.0;
+    constexpr double a4 = 25.0 * 443332067.0 / 1880347072.0, g4 = 25.0 * 31403016.0 / 1880347072.0;
+    constexpr double a5 = 32805.0 * 23143187.0 / 199316789632.0, g5 = 32805.0 * 3489224.0 / 199316789632.0;
+    constexpr double a6 = 55.0 * 29972135.0 / 822651844.0, g6 = 55.0 * 7076736.0 / 822651844.0;
+    constexpr double a7 = 10.0 * 7414447.0 / 29380423.0, g7 = 10.0 * 829305.0 / 29380423.0;
+    const Vector &k3 = stages_[1], &k4 = stages_[2], &k5 = stages_[3], &k6 = stages_[4];
+    sum_ = b1 * k1 + b3 * k3 + b4 * k4 + b5 * k5 + b6 * k6;
+    p_ = -a1 * k1 + a3 * k3 - a4 * k4 + a5 * k5 - a6 * k6 + a7 * k7;
+    q_ = -g1 * k1 + g3 * k3 - g4 * k4 + g5 * k5 - g6 * k6 + g7 * k7;
+    folded_ = true;
+    folded_t0_ = t0;
+    folded_t1_ = t1;
+  }
+
   odeint::runge_kutta_dopri5<Vector, double, Vector, double, odeint::vector_space_algebra> stepper_;
+  std::array<Vector, stage_count> stages_;
+  Vector sum_, p_, q_;
+  bool folded_ = false;
+  double folded_t0_ = 0.0, folded_t1_ = 0.0;
 };
 
 // Any odeint explicit error stepper (Cash–Karp 5(4), Fehlberg 7(8)) with Hermite dense output.

@@ -78,8 +78,7 @@ ContactResponse smooth_response(const ContactLaw& law, double x, double xdot) {
     dh = 1.5 * alpha * sv + (1.0 + 1.5 * alpha * xdot) * 0.5 * law.bv * (1.0 - tv * tv);
   }
   r.elastic_force = fs;
-  r.elastic_energy = smooth_hertz_energy(e, radius, law.cf, law.bd, x);
-  r.force = fs * h;
+  r.force = contact_force(law, x, xdot);
   r.stiffness = dfs * h;
   r.damping = fs * dh;
   return r;
@@ -91,51 +90,29 @@ ContactResponse contact_response(const ContactLaw& law, double x, double xdot) {
   if (law.kind == ContactLawKind::smooth_hunt_crossley) return smooth_response(law, x, xdot);
   ContactResponse r;
   if (x <= 0.0) return r;
-  switch (law.kind) {
-    case ContactLawKind::smooth_hunt_crossley: break;  // handled above: it acts at every x
-    case ContactLawKind::hertz:
-    case ContactLawKind::hunt_crossley:
-    case ContactLawKind::lankarani_nikravesh:
-    case ContactLawKind::flores:
-    case ContactLawKind::gonthier:
-    case ContactLawKind::carvalho_martins:
-    case ContactLawKind::exact_restitution: {
-      const double fe = hertz_force(law.effective_modulus, law.radius, x);
-      const double ke = hertz_stiffness(law.effective_modulus, law.radius, x);
-      const double alpha = law.kind == ContactLawKind::hertz ? 0.0 : law.dissipation;
-      const double factor = 1.0 + 1.5 * alpha * xdot;
-      r.elastic_force = fe;
-      r.elastic_energy = 0.4 * fe * x;  // integral of [P1]: 2/5 Fe x
-      if (factor > 0.0) {
-        r.force = fe * factor;
-        r.stiffness = ke * factor;
-        r.damping = 1.5 * alpha * fe;
-      }
-      return r;
+  r.force = contact_force(law, x, xdot);
+  if (hunt_crossley_form(law.kind)) {
+    const double alpha = law.kind == ContactLawKind::hertz ? 0.0 : law.dissipation;
+    const double factor = 1.0 + 1.5 * alpha * xdot;
+    r.elastic_force = hertz_force(law.effective_modulus, law.radius, x);
+    if (factor > 0.0) {  // not clamped
+      r.stiffness = hertz_stiffness(law.effective_modulus, law.radius, x) * factor;
+      r.damping = 1.5 * alpha * r.elastic_force;
     }
-    case ContactLawKind::linear:
-    case ContactLawKind::linear_damped: {
-      const double c = law.kind == ContactLawKind::linear ? 0.0 : law.damping;
-      const double f = law.stiffness * x + c * xdot;
-      r.elastic_force = law.stiffness * x;
-      r.elastic_energy = 0.5 * law.stiffness * x * x;
-      if (f > 0.0) {
-        r.force = f;
-        r.stiffness = law.stiffness;
-        r.damping = c;
-      }
-      return r;
-    }
+    return r;
+  }
+  r.elastic_force = law.stiffness * x;
+  if (r.force > 0.0) {
+    r.stiffness = law.stiffness;
+    r.damping = law.kind == ContactLawKind::linear ? 0.0 : law.damping;
   }
   return r;
 }
 
 namespace {
 
-// Laws of the form max(Fe (1 + 1.5 alpha xdot), 0): one clamp switch when damped.
-bool hunt_crossley_shaped(ContactLawKind kind) {
-  return kind == ContactLawKind::hunt_crossley || restitution_parameterised(kind);
-}
+// Damped laws of the form max(Fe (1 + 1.5 alpha xdot), 0): one clamp switch when damped.
+bool hunt_crossley_shaped(ContactLawKind kind) { return hunt_crossley_form(kind) && kind != ContactLawKind::hertz; }
 
 }  // namespace
 

@@ -95,21 +95,64 @@ struct ContactLaw {
   double impact_speed = 0.0;       // m/s, the v- that target refers to
 };
 
-// Everything the engine needs of a contact at one instant.
+// Laws whose force is max(Fe (1 + 1.5 alpha xdot), 0) with Hertz Fe (hertz: alpha = 0).
+inline bool hunt_crossley_form(ContactLawKind kind) {
+  return kind != ContactLawKind::linear && kind != ContactLawKind::linear_damped &&
+         kind != ContactLawKind::smooth_hunt_crossley;
+}
+
+// The force alone (N, per contact): what a right-hand side needs, inline so the
+// integrators' inner loops pay for no tangents and no energy. contact_response()
+// returns the same number.
+inline double contact_force(const ContactLaw& law, double x, double xdot) {
+  if (law.kind == ContactLawKind::smooth_hunt_crossley)
+    return smooth_hunt_crossley(smooth_hertz_force(law.effective_modulus, law.radius, law.cf, law.bd, x), xdot,
+                                law.dissipation, law.bv);
+  if (x <= 0.0) return 0.0;
+  if (law.kind == ContactLawKind::hertz) return hertz_force(law.effective_modulus, law.radius, x);
+  if (hunt_crossley_form(law.kind))
+    return hunt_crossley(hertz_force(law.effective_modulus, law.radius, x), xdot, law.dissipation);
+  return linear_damped(law.stiffness, law.kind == ContactLawKind::linear ? 0.0 : law.damping, x, xdot);
+}
+
+// The force with its tangents at one instant (linearisation, implicit steppers).
 struct ContactResponse {
-  double force = 0.0;           // N, >= 0 (smooth_hunt_crossley: see the top of this file)
-  double elastic_force = 0.0;   // N, conservative part
-  double elastic_energy = 0.0;  // J, potential of the conservative part
-  double stiffness = 0.0;       // N/m, dF/dx at this state (tangent)
-  double damping = 0.0;         // N s/m, dF/dxdot at this state (tangent)
+  double force = 0.0;          // N, >= 0 (smooth_hunt_crossley: see the top of this file); = contact_force()
+  double elastic_force = 0.0;  // N, conservative part
+  double stiffness = 0.0;      // N/m, dF/dx at this state (tangent)
+  double damping = 0.0;        // N s/m, dF/dxdot at this state (tangent)
 };
 
 ContactResponse contact_response(const ContactLaw& law, double x, double xdot);
+
 
 // Potential of the smoothed elastic force, integral of Fs from -inf to x (J).
 // OpenSim reports 2/5 Fs x instead, which is not the integral; the exact value
 // keeps the trace's energy balance (and `dissipated`) right.
 double smooth_hertz_energy(double effective_modulus, double radius, double cf, double bd, double x);
+
+// Potential of the conservative part (J): Hertz 2/5 Fe x, linear 1/2 k x^2, the
+// smoothed law's integral (quadrature: for observers, never for right-hand sides).
+inline double contact_elastic_energy(const ContactLaw& law, double x) {
+  if (law.kind == ContactLawKind::smooth_hunt_crossley)
+    return smooth_hertz_energy(law.effective_modulus, law.radius, law.cf, law.bd, x);
+  if (x <= 0.0) return 0.0;
+  if (hunt_crossley_form(law.kind)) return 0.4 * hertz_force(law.effective_modulus, law.radius, x) * x;  // of [P1]
+  return 0.5 * law.stiffness * x * x;
+}
+
+// Force and elastic energy together, for observers: one Hertz evaluation
+// serves both (bitwise equal to contact_force() and contact_elastic_energy()).
+struct ForceAndEnergy {
+  double force = 0.0;           // N
+  double elastic_energy = 0.0;  // J
+};
+inline ForceAndEnergy contact_force_and_energy(const ContactLaw& law, double x, double xdot) {
+  if (x <= 0.0 || !hunt_crossley_form(law.kind)) return {contact_force(law, x, xdot), contact_elastic_energy(law, x)};
+  const double fe = hertz_force(law.effective_modulus, law.radius, x);
+  const double force = law.kind == ContactLawKind::hertz ? fe : hunt_crossley(fe, xdot, law.dissipation);
+  return {force, 0.4 * fe * x};
+}
 
 // Switching functions: the force law is smooth wherever none of these changes
 // sign. Index 0 is the indentation itself (touchdown/lift-off); index 1, for

@@ -34,7 +34,7 @@ class DropSystem {
   int num_positions() const { return 1; }
 
   void operator()(const Vector& s, Vector& dsdt, double /*t*/) const {
-    const double f = contact_response(m_.law, -s[0], -s[1]).force;
+    const double f = contact_force(m_.law, -s[0], -s[1]);
     dsdt[0] = s[1];
     dsdt[1] = m_.spheres * f / m_.mass - m_.gravity;
   }

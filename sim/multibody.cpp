@@ -271,7 +271,7 @@ MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::R
   }
   for (const auto& c : model.contacts) {
     const ContactKinematics k = contact_kinematics(model, c, x);
-    e.elastic += c.count * contact_response(c.law, -k.gap, -k.gap_rate).elastic_energy;
+    e.elastic += c.count * contact_elastic_energy(c.law, -k.gap);
   }
   return e;
 }
@@ -342,7 +342,7 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
   for (std::size_t i = 0; i < m_.contacts.size(); ++i) {
     const Contact& c = m_.contacts[i];
     const ContactKinematics k = contact_kinematics(m_, c, x);
-    const double per_sphere = contact_response(c.law, -k.gap, -k.gap_rate).force;
+    const double per_sphere = contact_force(c.law, -k.gap, -k.gap_rate);
     if (forces) forces[i] = per_sphere;
     if (per_sphere == 0.0) continue;
     const double lambda = c.count * per_sphere;  // along +gap: pushes the bodies apart

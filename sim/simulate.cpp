@@ -6,13 +6,32 @@
 
 namespace dropsim {
 
-Energies drop_energies(const DropModel& model, double y, double v) {
-  Energies e;
-  e.kinetic = 0.5 * model.mass * v * v;
-  e.potential = model.mass * model.gravity * y;
-  e.elastic = model.spheres * contact_response(model.law, -y, -v).elastic_energy;
-  return e;
+namespace {
+
+// The trace's derived columns from (time, q, u, contact_force, elastic), with
+// the same expressions the summary uses (bitwise equal to computing them per sample).
+void derive_columns(const DropModel& model, double initial_energy, Trace& trace) {
+  const std::size_t n = trace.time.size();
+  const double tau_per_second = std::sqrt(model.gravity / model.characteristic_length);
+  const double weight = model.mass * model.gravity, radius = model.law.radius;
+  for (auto* column : {&trace.tau, &trace.force, &trace.force_normalized, &trace.indentation,
+                       &trace.indentation_relative, &trace.kinetic, &trace.potential, &trace.dissipated})
+    column->resize(n);  // within the capacity reserved before the run
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = trace.q[i], v = trace.u[i];
+    trace.tau[i] = trace.time[i] * tau_per_second;
+    trace.force[i] = model.spheres * trace.contact_force[i];
+    trace.force_normalized[i] = trace.force[i] / weight;
+    trace.indentation[i] = -y;
+    trace.indentation_relative[i] = radius > 0.0 ? -y / radius : 0.0;
+    trace.kinetic[i] = 0.5 * model.mass * v * v;  // as drop_energies()
+    trace.potential[i] = model.mass * model.gravity * y;
+    // From the energy balance: all mechanical energy the contacts removed.
+    trace.dissipated[i] = initial_energy - (trace.kinetic[i] + trace.potential[i] + trace.elastic[i]);
+  }
 }
+
+}  // namespace
 
 Trace simulate(const DropModel& model, const RunSettings& run) {
   Trace trace;
@@ -42,49 +61,36 @@ void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
   const double energy_bound = std::abs(initial_energy) + 10.0 * weight * model.characteristic_length;
   std::string divergence;
 
-  // One contact evaluation per sample (its elastic energy feeds the energy
-  // balance too); the summary is kept online so a summary-only run (sweeps)
-  // stores no samples at all.
+  // The summary is kept online so a summary-only run (sweeps) stores no
+  // samples at all. A recording run stores the five independent columns here
+  // and derives the other eight after the run in plain loops: the observer is
+  // the per-sample cost, and 13 appends per sample were most of it.
   const double radius = model.law.radius;
   TraceSummary& summary = trace.summary;
   const bool keep = run.record_samples;
   auto record = [&](const DropSystem::Vector& s, double t) {
     const double y = s[0], v = s[1];
-    const ContactResponse c = contact_response(model.law, -y, -v);
-    Energies e;
-    e.kinetic = 0.5 * model.mass * v * v;
-    e.potential = model.mass * model.gravity * y;
-    e.elastic = model.spheres * c.elastic_energy;  // as drop_energies()
-    const double mechanical = e.mechanical();
-    if (mechanical > energy_bound) {
+    const ForceAndEnergy contact = contact_force_and_energy(model.law, -y, -v);
+    const double per_sphere = contact.force;
+    const Energies e = drop_energies(model, y, v, contact.elastic_energy);
+    if (e.mechanical() > energy_bound) {
       divergence = "energy grew beyond bound";
       return false;
     }
-    const double total = model.spheres * c.force;
-    const double fn = total / weight, tau = t * tau_per_second;
-    const double xh = radius > 0.0 ? -y / radius : 0.0;
+    const double fn = model.spheres * per_sphere / weight, tau = t * tau_per_second;
     ++summary.samples;
     if (summary.samples == 1 || fn > summary.peak_force_normalized) {  // first maximum, like max_element
       summary.peak_force_normalized = fn;
       summary.tau_of_peak = tau;
     }
     if (std::abs(fn - 1.0) > settling_band) summary.settling_time = t;
-    summary.equilibrium_indentation_relative = xh;
+    summary.equilibrium_indentation_relative = radius > 0.0 ? -y / radius : 0.0;
     if (!keep) return true;
     trace.time.push_back(t);
-    trace.tau.push_back(tau);
-    trace.force.push_back(total);
-    trace.force_normalized.push_back(fn);
-    trace.contact_force.push_back(c.force);
-    trace.indentation.push_back(-y);
-    trace.indentation_relative.push_back(xh);
     trace.q.push_back(y);
     trace.u.push_back(v);
-    trace.kinetic.push_back(e.kinetic);
-    trace.potential.push_back(e.potential);
+    trace.contact_force.push_back(per_sphere);
     trace.elastic.push_back(e.elastic);
-    // From the energy balance: all mechanical energy the contacts removed.
-    trace.dissipated.push_back(initial_energy - mechanical);
     return true;
   };
 
@@ -96,6 +102,7 @@ void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
     trace.stats.status = integrators::Status::diverged;
     trace.stats.reason = divergence;
   }
+  if (keep) derive_columns(model, initial_energy, trace);
   if (!integrators::info(run.integrator.method).adaptive || run.integrator.fixed)
     trace.step = run.output_interval / static_cast<double>(integrators::steps_in(0.0, run.output_interval, run.integrator.step));
   trace.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -29,6 +29,16 @@ struct Energies {
   double kinetic = 0.0, potential = 0.0, elastic = 0.0;
   double mechanical() const { return kinetic + potential + elastic; }
 };
-Energies drop_energies(const DropModel& model, double y, double v);
+// With the elastic energy of one sphere already at hand (observers).
+inline Energies drop_energies(const DropModel& model, double y, double v, double elastic_per_sphere) {
+  Energies e;
+  e.kinetic = 0.5 * model.mass * v * v;
+  e.potential = model.mass * model.gravity * y;
+  e.elastic = model.spheres * elastic_per_sphere;
+  return e;
+}
+inline Energies drop_energies(const DropModel& model, double y, double v) {
+  return drop_energies(model, y, v, contact_elastic_energy(model.law, -y));
+}
 
 }  // namespace dropsim

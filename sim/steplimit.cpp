@@ -12,7 +12,7 @@ namespace dropsim {
 
 double equilibrium_indentation(const DropModel& model) {
   const double per_sphere = model.mass * model.gravity / model.spheres;
-  auto force = [&](double x) { return contact_response(model.law, x, 0.0).force; };
+  auto force = [&](double x) { return contact_force(model.law, x, 0.0); };
   double lo = 0.0, hi = model.law.radius > 0.0 ? 1e-3 * model.law.radius : 1e-6;
   while (force(hi) < per_sphere) {
     lo = hi;

@@ -158,5 +158,39 @@ TYPED_TEST(EveryIntegrator, AdaptiveMeetsTolerance) {
   EXPECT_LT((x - damped_exact(zeta, duration)).cwiseAbs().maxCoeff(), 1e-6);
 }
 
+// Dopri5Pair folds odeint's continuous extension once per step; on a
+// nonlinear system (a pendulum, every stage distinct) it must give odeint's
+// calc_state to rounding at every point of the step, with both step sizes the
+// driver uses (a long flight step, a short contact step).
+TEST(Dopri5DenseOutput, EqualsOdeintsCalcState) {
+  struct Pendulum {
+    void operator()(const Eigen::Vector2d& x, Eigen::Vector2d& dxdt, double t) const {
+      dxdt = Eigen::Vector2d(x[1], -9.81 * std::sin(x[0]) + 0.3 * std::cos(2.0 * t));
+    }
+  } pendulum;
+  Dopri5Pair<Eigen::Vector2d> pair;
+  for (double h : {0.4, 1e-3}) {
+    const Eigen::Vector2d x0(1.2, -0.7);
+    const double t0 = 0.25, t1 = t0 + h;
+    Eigen::Vector2d d0, x1, d1, err;
+    pendulum(x0, d0, t0);
+    pair.do_step(pendulum, x0, d0, t0, x1, d1, h, err);
+    Eigen::Vector2d ours, odeints;
+    double worst = 0.0, largest_change = 0.0;
+    for (int i = 0; i <= 20; ++i) {
+      const double t = t0 + h * i / 20.0;
+      pair.calc_state(t, ours, x0, d0, t0, x1, d1, t1);
+      pair.calc_state_odeint(t, odeints, x0, d0, t0, x1, d1, t1);
+      worst = std::max(worst, (ours - odeints).cwiseAbs().maxCoeff());
+      largest_change = std::max(largest_change, (odeints - x0).cwiseAbs().maxCoeff());
+    }
+    EXPECT_LT(worst, 1e-14 * (x0.cwiseAbs().maxCoeff() + largest_change)) << h;
+    EXPECT_GT(largest_change, 1e-4) << "the step must move the state for the test to mean anything";
+    // The interpolant ends on the step's endpoints.
+    pair.calc_state(t1, ours, x0, d0, t0, x1, d1, t1);
+    EXPECT_LT((ours - x1).cwiseAbs().maxCoeff(), 1e-14) << h;
+  }
+}
+
 }  // namespace
 }  // namespace dropsim::integrators
