@@ -106,8 +106,7 @@ TEST(PaperDrops, EulerDivergesAsAResult) {
 
 // Bar on two supports (PHYSICS.md 7): rocking at 632.5 rad/s is the fastest
 // mode, so central difference is stable up to 2 / 632.5 = 3.162 ms. Predicted
-// from linearize() at static equilibrium; the undamped bar never settles, so
-// only the prediction is checked here (measured limit: not yet implemented).
+// from linearize() at static equilibrium (the measured limit is the next test).
 TEST(StepLimit, BarOnTwoSupportsCentralDifferencePredicted) {
   const auto s = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/modes/bar_two_supports.json");
   ASSERT_TRUE(s.multibody.has_value());
