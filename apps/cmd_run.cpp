@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "apps/commands.hpp"
+#include "apps/progress.hpp"
 #include "io/atomic_file.hpp"
 #include "io/hdf5_trace.hpp"
 #include "io/io_error.hpp"
@@ -94,8 +95,9 @@ int run_all(const RunOptions& o) {
         outcomes[i].error = e.what();
       }
       std::lock_guard lock(progress);
-      std::fprintf(stderr, "\r[%zu/%zu] %-40s", ++done, scenarios.size(), s.name.c_str());
-      if (done == scenarios.size()) std::fprintf(stderr, "\n");
+      ++done;
+      print_progress("[" + std::to_string(done) + "/" + std::to_string(scenarios.size()) + "] " + s.name,
+                     done == scenarios.size());
     }
   };
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "apps/commands.hpp"
+#include "apps/progress.hpp"
 #include "io/atomic_file.hpp"
 #include "io/json_reader.hpp"
 #include "apps/sweep_ranks.hpp"
@@ -38,20 +39,23 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   return {i, n};
 }
 
-// A bar on stderr, redrawn at most ten times a second.
+// A bar on stderr, redrawn at most ten times a second on a terminal, written
+// at most every two seconds into a log.
 class ProgressBar {
  public:
   explicit ProgressBar(std::size_t total) : total_(total), start_(Clock::now()), last_(start_) {}
   void update(std::size_t done) {
     const auto now = Clock::now();
-    if (done != total_ && now - last_ < std::chrono::milliseconds(100)) return;
+    const auto every = std::chrono::milliseconds(stderr_is_terminal() ? 100 : 2000);
+    if (done != total_ && now - last_ < every) return;
     last_ = now;
     const int width = 30;
     const int filled = total_ ? static_cast<int>(width * done / total_) : width;
     const double seconds = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\r[%.*s%*s] %zu/%zu runs, %.1f s", filled, "##############################", width - filled,
-                 "", done, total_, seconds);
-    if (done == total_) std::fprintf(stderr, "\n");
+    char line[128];
+    std::snprintf(line, sizeof line, "[%.*s%*s] %zu/%zu runs, %.1f s", filled, "##############################",
+                  width - filled, "", done, total_, seconds);
+    print_progress(line, done == total_);
   }
 
  private:
