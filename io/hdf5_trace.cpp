@@ -47,7 +47,9 @@ H5::DataSet dataset(H5::Group& where, const char* name, const std::vector<double
     const hsize_t chunk[2] = {std::min<hsize_t>(rows, 8192), std::max<hsize_t>(columns, 1)};
     props.setChunk(rank, chunk);
     props.setShuffle();
-    props.setDeflate(4);
+    // Level 1: the paper suite's files are 1.2 % larger than at level 4 and
+    // take a quarter less CPU to write (144 -> 106 ms for the 14 files).
+    props.setDeflate(1);
   }
   H5::DataSet d = where.createDataSet(name, H5::PredType::NATIVE_DOUBLE, space, props);
   if (rows > 0) d.write(data.data(), H5::PredType::NATIVE_DOUBLE);
