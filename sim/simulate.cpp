@@ -24,8 +24,9 @@ void derive_columns(const DropModel& model, double initial_energy, Trace& trace)
     trace.force_normalized[i] = trace.force[i] / weight;
     trace.indentation[i] = -y;
     trace.indentation_relative[i] = radius > 0.0 ? -y / radius : 0.0;
-    trace.kinetic[i] = 0.5 * model.mass * v * v;  // as drop_energies()
-    trace.potential[i] = model.mass * model.gravity * y;
+    const Energies e = drop_energies(model, y, v, 0.0);  // elastic is stored already
+    trace.kinetic[i] = e.kinetic;
+    trace.potential[i] = e.potential;
     // From the energy balance: all mechanical energy the contacts removed.
     trace.dissipated[i] = initial_energy - (trace.kinetic[i] + trace.potential[i] + trace.elastic[i]);
   }
