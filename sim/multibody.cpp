@@ -98,32 +98,32 @@ Eigen::VectorXd MultibodyModel::initial_state() const {
   return x;
 }
 
-std::vector<std::string> MultibodyModel::speed_names() const {
+namespace {
+
+// Column names "<body>.<coordinate>" of q or u: they differ only for free
+// bodies (a quaternion in q, body-frame angular velocity in u).
+std::vector<std::string> column_names(const std::vector<Body>& bodies, std::vector<const char*> free_columns) {
   std::vector<std::string> names;
   for (const auto& b : bodies) {
     std::vector<const char*> local;
     switch (b.joint) {
       case Joint::vertical: local = {"y"}; break;
       case Joint::planar: local = {"x", "y", "angle"}; break;
-      case Joint::free: local = {"x", "y", "z", "wx", "wy", "wz"}; break;
+      case Joint::free: local = free_columns; break;
     }
     for (const char* c : local) names.push_back(b.name + "." + c);
   }
   return names;
 }
 
+}  // namespace
+
+std::vector<std::string> MultibodyModel::speed_names() const {
+  return column_names(bodies, {"x", "y", "z", "wx", "wy", "wz"});
+}
+
 std::vector<std::string> MultibodyModel::position_names() const {
-  std::vector<std::string> names;
-  for (const auto& b : bodies) {
-    std::vector<const char*> local;
-    switch (b.joint) {
-      case Joint::vertical: local = {"y"}; break;
-      case Joint::planar: local = {"x", "y", "angle"}; break;
-      case Joint::free: local = {"x", "y", "z", "qw", "qx", "qy", "qz"}; break;
-    }
-    for (const char* c : local) names.push_back(b.name + "." + c);
-  }
-  return names;
+  return column_names(bodies, {"x", "y", "z", "qw", "qx", "qy", "qz"});
 }
 
 Eigen::Vector3d body_point(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
