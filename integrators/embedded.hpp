@@ -54,7 +54,7 @@ class EmbeddedPairBase {
 // Dormand–Prince 5(4), Boost.Odeint's: FSAL, its fourth-order dense output.
 //
 // odeint's calc_state rebuilds the interpolant's weights on every call (six
-// divisions, eight vectors); with ~20 output samples per step in the paper's
+// divisions, eight vectors); with ~29 output samples per step in the paper's
 // runs that was a third of a run. Here the stage derivatives are recorded as
 // odeint's do_step computes them (k2..k7, in its order), the same polynomial is
 // folded once per step into three vectors, and each sample costs a handful of

@@ -125,7 +125,6 @@ struct ContactResponse {
 
 ContactResponse contact_response(const ContactLaw& law, double x, double xdot);
 
-
 // Potential of the smoothed elastic force, integral of Fs from -inf to x (J).
 // OpenSim reports 2/5 Fs x instead, which is not the integral; the exact value
 // keeps the trace's energy balance (and `dissipated`) right.
@@ -139,19 +138,6 @@ inline double contact_elastic_energy(const ContactLaw& law, double x) {
   if (x <= 0.0) return 0.0;
   if (hunt_crossley_form(law.kind)) return 0.4 * hertz_force(law.effective_modulus, law.radius, x) * x;  // of [P1]
   return 0.5 * law.stiffness * x * x;
-}
-
-// Force and elastic energy together, for observers: one Hertz evaluation
-// serves both (bitwise equal to contact_force() and contact_elastic_energy()).
-struct ForceAndEnergy {
-  double force = 0.0;           // N
-  double elastic_energy = 0.0;  // J
-};
-inline ForceAndEnergy contact_force_and_energy(const ContactLaw& law, double x, double xdot) {
-  if (x <= 0.0 || !hunt_crossley_form(law.kind)) return {contact_force(law, x, xdot), contact_elastic_energy(law, x)};
-  const double fe = hertz_force(law.effective_modulus, law.radius, x);
-  const double force = law.kind == ContactLawKind::hertz ? fe : hunt_crossley(fe, xdot, law.dissipation);
-  return {force, 0.4 * fe * x};
 }
 
 // Switching functions: the force law is smooth wherever none of these changes

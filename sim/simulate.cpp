@@ -71,9 +71,8 @@ void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
   const bool keep = run.record_samples;
   auto record = [&](const DropSystem::Vector& s, double t) {
     const double y = s[0], v = s[1];
-    const ForceAndEnergy contact = contact_force_and_energy(model.law, -y, -v);
-    const double per_sphere = contact.force;
-    const Energies e = drop_energies(model, y, v, contact.elastic_energy);
+    const double per_sphere = contact_force(model.law, -y, -v);
+    const Energies e = drop_energies(model, y, v);
     if (e.mechanical() > energy_bound) {
       divergence = "energy grew beyond bound";
       return false;
