@@ -36,14 +36,15 @@ void vector_attribute(Location& where, const char* name, const double* values, i
   a.write(H5::PredType::NATIVE_DOUBLE, values);
 }
 
-// One time-major dataset, chunked by rows, shuffle + deflate.
+// One time-major dataset: contiguous, or with `compress` chunked by rows with
+// shuffle + deflate.
 H5::DataSet dataset(H5::Group& where, const char* name, const std::vector<double>& data, hsize_t rows, hsize_t columns,
-                    const char* units) {
+                    const char* units, bool compress) {
   const int rank = columns == 0 ? 1 : 2;
   const hsize_t dims[2] = {rows, columns};
   H5::DataSpace space(rank, dims);
   H5::DSetCreatPropList props;
-  if (rows > 0) {
+  if (rows > 0 && compress) {
     const hsize_t chunk[2] = {std::min<hsize_t>(rows, 8192), std::max<hsize_t>(columns, 1)};
     props.setChunk(rank, chunk);
     props.setShuffle();
@@ -65,24 +66,29 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
     H5::Exception::dontPrint();
     // Built in memory (core driver, no backing store) and written by AtomicFile, so that
     // a full disk is reported with its cause and the only file on disk is the registered temporary.
-    H5::FileAccPropList in_memory;
-    in_memory.setCore(1 << 20, false);
-    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
-    H5::Group root = file.openGroup("/");
     const hsize_t n = t.samples();
     const auto C = static_cast<hsize_t>(t.contacts);
+    const bool compress = scenario.compress_traces;
+    // The core driver grows its image in steps of this much, each a copy:
+    // sized so that an uncompressed trace fits in the first.
+    const std::size_t sample_bytes = sizeof(double) * (8 + 3 * t.contacts + t.nq + t.nu);
+    const std::size_t increment = std::max<std::size_t>(1 << 16, n * sample_bytes + (1 << 16));
+    H5::FileAccPropList in_memory;
+    in_memory.setCore(increment, false);
+    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
+    H5::Group root = file.openGroup("/");
 
-    H5::DataSet time = dataset(root, "time", t.time, n, 0, "s");
+    H5::DataSet time = dataset(root, "time", t.time, n, 0, "s", compress);
     H5DSset_scale(time.getId(), "time");
     std::vector<H5::DataSet> timed;
-    timed.push_back(dataset(root, "tau", t.tau, n, 0, "1"));
-    timed.push_back(dataset(root, "force", t.force, n, 0, "N"));
-    timed.push_back(dataset(root, "force_normalized", t.force_normalized, n, 0, "1"));
-    timed.push_back(dataset(root, "contact_force", t.contact_force, n, C, "N"));
-    timed.push_back(dataset(root, "indentation", t.indentation, n, C, "m"));
-    timed.push_back(dataset(root, "indentation_relative", t.indentation_relative, n, C, "1"));
-    timed.push_back(dataset(root, "q", t.q, n, static_cast<hsize_t>(t.nq), "m"));
-    timed.push_back(dataset(root, "u", t.u, n, static_cast<hsize_t>(t.nu), "m/s"));
+    timed.push_back(dataset(root, "tau", t.tau, n, 0, "1", compress));
+    timed.push_back(dataset(root, "force", t.force, n, 0, "N", compress));
+    timed.push_back(dataset(root, "force_normalized", t.force_normalized, n, 0, "1", compress));
+    timed.push_back(dataset(root, "contact_force", t.contact_force, n, C, "N", compress));
+    timed.push_back(dataset(root, "indentation", t.indentation, n, C, "m", compress));
+    timed.push_back(dataset(root, "indentation_relative", t.indentation_relative, n, C, "1", compress));
+    timed.push_back(dataset(root, "q", t.q, n, static_cast<hsize_t>(t.nq), "m", compress));
+    timed.push_back(dataset(root, "u", t.u, n, static_cast<hsize_t>(t.nu), "m/s", compress));
     // Multibody traces mix lengths, angles and quaternions: name each column.
     for (auto [d, names] : {std::pair{timed.end() - 2, &t.q_names}, std::pair{timed.end() - 1, &t.u_names}}) {
       std::string joined;
@@ -90,10 +96,10 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
       if (!joined.empty()) string_attribute(*d, "columns", joined);
     }
     H5::Group energy = file.createGroup("energy");
-    timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J"));
-    timed.push_back(dataset(energy, "potential", t.potential, n, 0, "J"));
-    timed.push_back(dataset(energy, "elastic", t.elastic, n, 0, "J"));
-    timed.push_back(dataset(energy, "dissipated", t.dissipated, n, 0, "J"));
+    timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J", compress));
+    timed.push_back(dataset(energy, "potential", t.potential, n, 0, "J", compress));
+    timed.push_back(dataset(energy, "elastic", t.elastic, n, 0, "J", compress));
+    timed.push_back(dataset(energy, "dissipated", t.dissipated, n, 0, "J", compress));
     for (auto& d : timed) H5DSattach_scale(d.getId(), time.getId(), 0);
 
     string_attribute(root, "dropsim_version", DROPSIM_VERSION);
@@ -123,7 +129,9 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
     file.flush(H5F_SCOPE_GLOBAL);
     const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
     if (size < 0) throw H5::FileIException("H5Fget_file_image", "cannot size the in-memory file");
-    std::vector<char> image(static_cast<std::size_t>(size));
+    // Kept per thread across files, like the traces' buffers: fresh pages per file cost more than the copy.
+    thread_local std::vector<char> image;
+    image.resize(static_cast<std::size_t>(size));
     if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size)
       throw H5::FileIException("H5Fget_file_image", "cannot copy the in-memory file");
     file.close();

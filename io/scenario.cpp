@@ -168,6 +168,10 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
     if (o->has("interval")) s.run.output_interval = o->number("interval", Bound::positive);
     if (o->has("interval_tau"))
       s.run.output_interval = o->number("interval_tau", Bound::positive) * std::sqrt(length / m.gravity);
+    if (const auto compression = o->optional_string("compression")) {
+      if (*compression != "none" && *compression != "gzip") o->fail("compression", "must be \"none\" or \"gzip\" (got \"" + *compression + "\")");
+      s.compress_traces = *compression == "gzip";
+    }
     o->reject_unknown_keys();
     if (s.run.output_interval > s.run.duration)
       o->fail(o->has("interval") ? "interval" : "interval_tau", "gives a sampling interval longer than the duration");
@@ -179,7 +183,7 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
     std::snprintf(count, sizeof count, "%.3g samples (limit %.3g)", samples, max_output_samples);
     top.fail("output", "would record " + std::string(count) + "; raise the interval");
   }
-  out["output"] = json{{"interval", s.run.output_interval}};
+  out["output"] = json{{"interval", s.run.output_interval}, {"compression", s.compress_traces ? "gzip" : "none"}};
   top.reject_unknown_keys();
   s.resolved = std::move(out);
   return s;
