@@ -28,24 +28,20 @@ TEST(RunCommand, PaperSuiteWritesFourteenFilesReadableByH5py) {
   for (const auto& e : fs::directory_iterator(out)) files += e.path().extension() == ".h5";
   EXPECT_EQ(files, 14);
   // Debian's h5py reads every file, finds the units and the equilibrium.
-  const std::string check = "/usr/bin/python3 -c \"import h5py,glob,sys\n"
-                            "fs=sorted(glob.glob('" + out.string() + "/*.h5'))\n"
-                            "for f in fs:\n"
-                            "  h=h5py.File(f,'r')\n"
-                            "  assert h['force_normalized'].attrs['units']=='1', f\n"
-                            "  assert h['time'].attrs['units']=='s', f\n"
-                            "  assert h['contact_force'].shape[0]==h['time'].shape[0], f\n"
-                            "  assert h.attrs['status']=='ok', f\n"
-                            "  d=h['force']; assert d.dims[0][0].name=='/time' and d.compression is None and d.chunks is None, f\n"
-                            "  assert h['energy/dissipated'].attrs['units']=='J', f\n"
-                            "  assert abs(h['indentation_relative'][-1,0]-0.35322)<1e-4, f\n"
-                            "print(len(fs))\"";
-  FILE* pipe = ::popen(check.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char line[64] = {0};
-  ASSERT_NE(std::fgets(line, sizeof line, pipe), nullptr);
-  EXPECT_EQ(::pclose(pipe), 0);
-  EXPECT_EQ(std::string(line), "14\n");
+  const auto check = test::run_python("import h5py,glob\n"
+                                      "fs=sorted(glob.glob('" + out.string() + "/*.h5'))\n"
+                                      "for f in fs:\n"
+                                      "  h=h5py.File(f,'r')\n"
+                                      "  assert h['force_normalized'].attrs['units']=='1', f\n"
+                                      "  assert h['time'].attrs['units']=='s', f\n"
+                                      "  assert h['contact_force'].shape[0]==h['time'].shape[0], f\n"
+                                      "  assert h.attrs['status']=='ok', f\n"
+                                      "  d=h['force']; assert d.dims[0][0].name=='/time' and d.compression is None and d.chunks is None, f\n"
+                                      "  assert h['energy/dissipated'].attrs['units']=='J', f\n"
+                                      "  assert abs(h['indentation_relative'][-1,0]-0.35322)<1e-4, f\n"
+                                      "print(len(fs))");
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_EQ(check.output, "14\n");
   fs::remove_all(out);
 }
 
@@ -64,23 +60,19 @@ TEST(RunCommand, GzipTracesHoldTheSameNumbersInFewerBytes) {
                                    " -o " + dir.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_LT(fs::file_size(dir / "packed.h5"), fs::file_size(dir / "plain.h5"));
-  const std::string check = "/usr/bin/python3 -c \"import h5py,numpy\n"
-                            "a=h5py.File('" + (dir / "plain.h5").string() + "','r')\n"
-                            "b=h5py.File('" + (dir / "packed.h5").string() + "','r')\n"
-                            "names=[]\n"
-                            "a.visititems(lambda n,o: names.append(n) if isinstance(o,h5py.Dataset) else None)\n"
-                            "assert len(names)==13, names\n"
-                            "for n in names:\n"
-                            "  assert a[n].compression is None and b[n].compression=='gzip' and b[n].shuffle, n\n"
-                            "  assert numpy.array_equal(a[n][()], b[n][()]), n\n"
-                            "assert b.attrs['scenario'].find('gzip')>0\n"
-                            "print('same')\"";
-  FILE* pipe = ::popen(check.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char line[64] = {0};
-  ASSERT_NE(std::fgets(line, sizeof line, pipe), nullptr);
-  EXPECT_EQ(::pclose(pipe), 0);
-  EXPECT_EQ(std::string(line), "same\n");
+  const auto check = test::run_python("import h5py,numpy\n"
+                                      "a=h5py.File('" + (dir / "plain.h5").string() + "','r')\n"
+                                      "b=h5py.File('" + (dir / "packed.h5").string() + "','r')\n"
+                                      "names=[]\n"
+                                      "a.visititems(lambda n,o: names.append(n) if isinstance(o,h5py.Dataset) else None)\n"
+                                      "assert len(names)==13, names\n"
+                                      "for n in names:\n"
+                                      "  assert a[n].compression is None and b[n].compression=='gzip' and b[n].shuffle, n\n"
+                                      "  assert numpy.array_equal(a[n][()], b[n][()]), n\n"
+                                      "assert b.attrs['scenario'].find('gzip')>0\n"
+                                      "print('same')");
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_EQ(check.output, "same\n");
   fs::remove_all(dir);
 }
 

@@ -22,10 +22,10 @@ struct CommandResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `dropsim ARGS` through the shell; ARGS must already be quoted.
-inline CommandResult run_dropsim(const std::string& args) {
+// Runs a shell command line, capturing stdout and stderr.
+inline CommandResult run_command(const std::string& line) {
   CommandResult r;
-  const std::string command = std::string(DROPSIM_BINARY) + " " + args + " 2>&1";
+  const std::string command = line + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return r;
   char buffer[4096];
@@ -33,6 +33,16 @@ inline CommandResult run_dropsim(const std::string& args) {
   const int status = ::pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// Runs `dropsim ARGS` through the shell; ARGS must already be quoted.
+inline CommandResult run_dropsim(const std::string& args) { return run_command(std::string(DROPSIM_BINARY) + " " + args); }
+
+// Runs a Python script with Debian's python3 (and its h5py, numpy).
+inline CommandResult run_python(const std::string& script) {
+  std::string quoted = "'";
+  for (char c : script) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return run_command("/usr/bin/python3 -c " + quoted + "'");
 }
 
 }  // namespace dropsim::test
