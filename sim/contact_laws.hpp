@@ -11,8 +11,9 @@
 namespace dropsim {
 
 // Hertz sphere on halfspace [P1]: Fe = 4/3 E* sqrt(R) x^(3/2), x > 0. eta = 1 (spheres).
+// As 4/3 E* x sqrt(R x): one square root, the latency every sample and stage waits on.
 inline double hertz_force(double effective_modulus, double radius, double x) {
-  return x > 0.0 ? (4.0 / 3.0) * effective_modulus * std::sqrt(radius) * x * std::sqrt(x) : 0.0;
+  return x > 0.0 ? (4.0 / 3.0) * effective_modulus * x * std::sqrt(radius * x) : 0.0;
 }
 
 // Hertz tangent stiffness [P-B1]: dFe/dx = 2 E* sqrt(R x) = 1.5 Fe / x.
@@ -25,6 +26,9 @@ inline double hertz_stiffness(double effective_modulus, double radius, double x)
 inline double hunt_crossley(double elastic_force, double xdot, double dissipation) {
   return std::max(elastic_force * (1.0 + 1.5 * dissipation * xdot), 0.0);
 }
+
+// Hertz potential [P1]: V = 2/5 Fe x, from the elastic force at x.
+inline double hertz_energy(double elastic_force, double x) { return 0.4 * elastic_force * x; }
 
 // Linear penalty spring: F = k x for x > 0.
 inline double linear_spring(double stiffness, double x) { return x > 0.0 ? stiffness * x : 0.0; }
@@ -101,6 +105,11 @@ inline bool hunt_crossley_form(ContactLawKind kind) {
          kind != ContactLawKind::smooth_hunt_crossley;
 }
 
+// A Hunt–Crossley-form law's force from its Hertz elastic force (hertz: undamped).
+inline double hunt_crossley_form_force(const ContactLaw& law, double elastic_force, double xdot) {
+  return law.kind == ContactLawKind::hertz ? elastic_force : hunt_crossley(elastic_force, xdot, law.dissipation);
+}
+
 // The force alone (N, per contact): what a right-hand side needs, inline so the
 // integrators' inner loops pay for no tangents and no energy. contact_response()
 // returns the same number.
@@ -109,9 +118,8 @@ inline double contact_force(const ContactLaw& law, double x, double xdot) {
     return smooth_hunt_crossley(smooth_hertz_force(law.effective_modulus, law.radius, law.cf, law.bd, x), xdot,
                                 law.dissipation, law.bv);
   if (x <= 0.0) return 0.0;
-  if (law.kind == ContactLawKind::hertz) return hertz_force(law.effective_modulus, law.radius, x);
   if (hunt_crossley_form(law.kind))
-    return hunt_crossley(hertz_force(law.effective_modulus, law.radius, x), xdot, law.dissipation);
+    return hunt_crossley_form_force(law, hertz_force(law.effective_modulus, law.radius, x), xdot);
   return linear_damped(law.stiffness, law.kind == ContactLawKind::linear ? 0.0 : law.damping, x, xdot);
 }
 
@@ -136,8 +144,22 @@ inline double contact_elastic_energy(const ContactLaw& law, double x) {
   if (law.kind == ContactLawKind::smooth_hunt_crossley)
     return smooth_hertz_energy(law.effective_modulus, law.radius, law.cf, law.bd, x);
   if (x <= 0.0) return 0.0;
-  if (hunt_crossley_form(law.kind)) return 0.4 * hertz_force(law.effective_modulus, law.radius, x) * x;  // of [P1]
+  if (hunt_crossley_form(law.kind)) return hertz_energy(hertz_force(law.effective_modulus, law.radius, x), x);
   return 0.5 * law.stiffness * x * x;
+}
+
+// What an observer records of one contact at one instant.
+struct ContactSample {
+  double force = 0.0;           // N, = contact_force()
+  double elastic_energy = 0.0;  // J, = contact_elastic_energy()
+};
+// Both from one evaluation of the law: Hertz-form laws share the elastic force
+// (one square root, where observers spend most of a sample).
+inline ContactSample contact_sample(const ContactLaw& law, double x, double xdot) {
+  if (!hunt_crossley_form(law.kind)) return {contact_force(law, x, xdot), contact_elastic_energy(law, x)};
+  if (x <= 0.0) return {};
+  const double elastic_force = hertz_force(law.effective_modulus, law.radius, x);
+  return {hunt_crossley_form_force(law, elastic_force, xdot), hertz_energy(elastic_force, x)};
 }
 
 // Switching functions: the force law is smooth wherever none of these changes
