@@ -10,6 +10,7 @@ when their inputs exist and skipped with a message otherwise:
   Fig. C.4   force against indentation   results/curves/*.h5 (dropsim scale --curve)
   step limits predicted against measured  results/steplimits.json
   modes      frequencies and shapes        results/modes/*.json (dropsim modes FILE --json)
+  work–precision suite time against error  results/work_precision.json (bench/work_precision_bench)
 Axis units come from each dataset's `units` attribute. Exit 0 when Fig. 3 was
 drawn, 2 when its input is missing. Needs Debian's python3-matplotlib and
 python3-h5py (run /usr/bin/python3: the python3 first on PATH may lack them).
@@ -193,12 +194,39 @@ def figure_modes(modes_dir, out_dir):
     save(fig, out_dir, "modes")
 
 
+def figure_work_precision(path, out_dir):
+    if not os.path.exists(path):
+        skip("work-precision", f"no {os.path.relpath(path, ROOT)} (build/bin/work_precision_bench writes it)")
+        return
+    with open(path) as f:
+        bench = json.load(f)
+    runs = [r for r in bench.get("runs", [])
+            if isinstance(r.get("max_error"), (int, float)) and r["max_error"] > 0 and r.get("suite_seconds", 0) > 0]
+    if not runs:
+        skip("work-precision", f"{os.path.relpath(path, ROOT)} has no finite runs")
+        return
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    for method in dict.fromkeys(r["method"] for r in runs):  # in the benchmark's order
+        pts = sorted((r["max_error"], r["suite_seconds"] * 1e3) for r in runs if r["method"] == method)
+        ax.loglog([e for e, _ in pts], [t for _, t in pts], "o-", ms=3, label=method)
+    for target in (1e-4, 1e-6):
+        ax.axvline(target, color="k", lw=0.6, ls=":")
+    ax.set_xlabel("max |F/(Mg) - reference| over the 14 paper runs (dimensionless)")
+    ax.set_ylabel("CPU per suite [ms]")
+    ax.set_title(f"work-precision, {bench.get('date', '?')}" + (" (short mode)" if bench.get("short_mode") else ""),
+                 fontsize=9)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3, which="both")
+    save(fig, out_dir, "work_precision")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--paper", default=os.path.join(ROOT, "results", "paper"), help="directory of the paper runs' .h5")
     p.add_argument("--curves", default=os.path.join(ROOT, "results", "curves"), help="Fig. C.4 curve files")
     p.add_argument("--steplimits", default=os.path.join(ROOT, "results", "steplimits.json"))
     p.add_argument("--modes", default=os.path.join(ROOT, "results", "modes"), help="dropsim modes --json outputs")
+    p.add_argument("--work-precision", default=os.path.join(ROOT, "results", "work_precision.json"))
     p.add_argument("-o", "--out", default=os.path.join(ROOT, "results", "figures"))
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -206,6 +234,7 @@ def main():
     figure_c4(a.curves, a.out)
     figure_step_limits(a.steplimits, a.out)
     figure_modes(a.modes, a.out)
+    figure_work_precision(a.work_precision, a.out)
     return 0 if ok else 2
 
 
