@@ -169,7 +169,8 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
     if (o->has("interval_tau"))
       s.run.output_interval = o->number("interval_tau", Bound::positive) * std::sqrt(length / m.gravity);
     if (const auto compression = o->optional_string("compression")) {
-      if (*compression != "none" && *compression != "gzip") o->fail("compression", "must be \"none\" or \"gzip\" (got \"" + *compression + "\")");
+      if (*compression != "none" && *compression != "gzip")
+        o->fail("compression", "must be \"none\" or \"gzip\" (got \"" + *compression + "\")");
       s.compress_traces = *compression == "gzip";
     }
     o->reject_unknown_keys();

@@ -14,9 +14,11 @@ namespace {
 // The integrator hands over one sample at a time. The recorder only appends
 // (t, y, v) then, and evaluates the contact law, the energies and the summary a
 // block of samples at a time: the samples of a block are independent, so the
-// CPU overlaps their square roots and energy checks instead of waiting on each
-// sample's chain in turn (the per-sample observer was most of a paper run).
-// A summary-only run (sweeps) keeps just the block being evaluated.
+// CPU can overlap their square roots and energy checks instead of waiting on
+// each sample's chain in turn. Against evaluating each sample as it arrives,
+// the recording paper suite runs ~7 % faster, summary-only ~3 % (min of 1000
+// rounds, three interleaved A/B pairs). A summary-only run (sweeps) keeps just
+// the block being evaluated.
 class DropRecorder {
  public:
   DropRecorder(const DropModel& model, Trace& trace, bool keep_samples)
