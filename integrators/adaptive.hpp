@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <limits>
 #include <vector>
 
@@ -30,9 +31,26 @@ struct AdaptiveSettings {
   double max_step = 0.0;      // 0: unbounded
 };
 
+// An observer that takes a step's samples at once:
+//   std::size_t take_samples(const Dense& dense, const double* times, std::size_t count)
+// evaluates dense(times[i], state) itself and returns how many samples it took
+// (fewer than count stops the run at the first one not taken). Other observers
+// are called once per sample: bool observer(state, t).
+template <class Observer, class Dense>
+concept takes_samples = requires(Observer& o, const Dense& d, const double* times) {
+  { o.take_samples(d, times, std::size_t{}) } -> std::convertible_to<std::size_t>;
+};
+
+// A "dense output" that is one state, for samples that fall on it exactly.
+template <class Vector>
+struct AtState {
+  const Vector& state;
+  void operator()(double /*t*/, Vector& out) const { out = state; }
+};
+
 // Pair: an embedded method (embedded.hpp) with order, error_order, do_step
-// returning the new state, its derivative and an error estimate, and calc_state
-// (dense output between two accepted states).
+// returning the new state, its derivative and an error estimate, calc_state
+// and dense (dense output between two accepted states).
 template <class System, class Pair>
 class AdaptiveDriver {
  public:
@@ -40,7 +58,8 @@ class AdaptiveDriver {
   static constexpr int order = Pair::order;
 
   // Integrates x from t0 to grid.back(); calls observer(x, t) at every grid
-  // time (grid.front() == t0). The observer returns false to stop the run.
+  // time (grid.front() == t0), or hands it each step's samples at once
+  // (takes_samples). The observer returns false (or takes fewer) to stop the run.
   // atol holds one absolute tolerance per state component.
   template <class Observer>
   IntegrationStats integrate(const System& system, Vector& x, const std::vector<double>& grid,
@@ -99,18 +118,42 @@ class AdaptiveDriver {
 
       // Accepted: emit outputs inside (t, t + h] from the dense output.
       const double t_new = t + h;
-      while (next_output < grid.size() && grid[next_output] <= t_new) {
-        const double to = grid[next_output];
-        if (to == t_new) {
-          sample_ = x_new;
-        } else {
-          stepper_.calc_state(to, sample_, x, dxdt, t, x_new, dxdt_new, t_new);
+      if constexpr (takes_samples<Observer, decltype(stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new))>) {
+        // All of the step's samples in one call: the observer's loop inlines
+        // the interpolant (no call per sample). One at the step's end is x_new itself.
+        std::size_t inside = next_output;
+        while (inside < grid.size() && grid[inside] < t_new) ++inside;
+        if (inside > next_output) {
+          const auto& dense = stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new);
+          const std::size_t taken = observer.take_samples(dense, grid.data() + next_output, inside - next_output);
+          if (taken < inside - next_output) {
+            dense(grid[next_output + taken], sample_);
+            x = sample_;
+            return stopped(stats, grid[next_output + taken], "stopped by observer");
+          }
+          next_output = inside;
         }
-        if (!observer(sample_, to)) {
-          x = sample_;
-          return stopped(stats, to, "stopped by observer");
+        if (next_output < grid.size() && grid[next_output] == t_new) {
+          if (observer.take_samples(AtState<Vector>{x_new}, grid.data() + next_output, 1) < 1) {
+            x = x_new;
+            return stopped(stats, t_new, "stopped by observer");
+          }
+          ++next_output;
         }
-        ++next_output;
+      } else {
+        while (next_output < grid.size() && grid[next_output] <= t_new) {
+          const double to = grid[next_output];
+          if (to == t_new) {
+            sample_ = x_new;
+          } else {
+            stepper_.calc_state(to, sample_, x, dxdt, t, x_new, dxdt_new, t_new);
+          }
+          if (!observer(sample_, to)) {
+            x = sample_;
+            return stopped(stats, to, "stopped by observer");
+          }
+          ++next_output;
+        }
       }
       ++stats.steps;
       if (landing) ++stats.events;

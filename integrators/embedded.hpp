@@ -3,6 +3,7 @@
 // A pair has order, error_order (of its error estimate), reset(), and
 //   do_step(sys, x, dxdt, t, x_new, dxdt_new, h, x_err)   // dxdt_new = f(x_new)
 //   calc_state(t, out, x0, d0, t0, x1, d1, t1)             // dense output
+//   dense(x0, d0, t0, x1, d1, t1)                          // the same as an evaluator, dense(t, out)
 //   step(sys, x, t, h)                                     // the formula alone, no error control
 // Pairs without their own dense output interpolate with the cubic Hermite
 // polynomial through (x0, d0) and (x1, d1): third order, enough to find kinks
@@ -32,8 +33,16 @@ void hermite_state(double t, Vector& out, const Vector& x0, const Vector& d0, do
   out = h00 * x0 + (h10 * h) * d0 + h01 * x1 + (h11 * h) * d1;
 }
 
+// The cubic Hermite interpolant of one step as an evaluator: dense(t, out).
+template <class Vector>
+struct HermiteDense {
+  const Vector &x0, &d0, &x1, &d1;
+  double t0, t1;
+  void operator()(double t, Vector& out) const { hermite_state(t, out, x0, d0, t0, x1, d1, t1); }
+};
+
 // What pairs share: the fixed-step form (one do_step, error ignored) and the
-// Hermite dense output; a pair with its own dense output hides calc_state.
+// Hermite dense output; a pair with its own dense output hides calc_state and dense.
 template <class Derived, class Vector>
 class EmbeddedPairBase {
  public:
@@ -41,6 +50,10 @@ class EmbeddedPairBase {
   void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
                   const Vector& d1, double t1) {
     hermite_state(t, out, x0, d0, t0, x1, d1, t1);
+  }
+  HermiteDense<Vector> dense(const Vector& x0, const Vector& d0, double t0, const Vector& x1, const Vector& d1,
+                             double t1) {
+    return {x0, d0, x1, d1, t0, t1};
   }
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
@@ -73,13 +86,25 @@ class Dopri5Pair : public EmbeddedPairBase<Dopri5Pair<Vector>, Vector> {
     folded_ = false;
   }
   // x(theta) = x0 + h [A(theta) S + B(theta) k7 + D(theta) k1 + C(theta) (P - theta Q)],
-  // theta = (t - t0) / h: odeint's continuous extension, regrouped.
-  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& /*x1*/,
+  // theta = (t - t0) / h: odeint's continuous extension, regrouped, with
+  // everything that does not depend on theta folded once per step.
+  struct Dense {
+    Vector x0, sum, p, q, k1, k7;  // h times the theta-independent parts, but x0
+    double t0 = 0.0, inv_h = 0.0;
+    void operator()(double t, Vector& out) const {
+      const double theta = (t - t0) * inv_h, m = theta - 1.0, sq = theta * theta;
+      const double a = sq * (3.0 - 2.0 * theta), b = sq * m, c = sq * m * m, d = theta * m * m;
+      out = x0 + a * sum + b * k7 + d * k1 + c * (p - theta * q);
+    }
+  };
+  const Dense& dense(const Vector& x0, const Vector& d0, double t0, const Vector& /*x1*/, const Vector& d1,
+                     double t1) {
+    if (!folded_ || t0 != dense_.t0 || t1 != folded_t1_ || x0 != dense_.x0) fold(x0, d0, t0, d1, t1);
+    return dense_;
+  }
+  void calc_state(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
                   const Vector& d1, double t1) {
-    if (!folded_ || t0 != folded_t0_ || t1 != folded_t1_) fold(d0, t0, d1, t1);
-    const double theta = (t - t0) * inv_h_, m = theta - 1.0, sq = theta * theta;
-    const double a = sq * (3.0 - 2.0 * theta), b = sq * m, c = sq * m * m, d = theta * m * m;
-    out = x0 + a * sum_ + b * k7_ + d * k1_ + c * (p_ - theta * q_);
+    dense(x0, d0, t0, x1, d1, t1)(t, out);
   }
   // odeint's own dense output, kept as the reference the test compares against.
   void calc_state_odeint(double t, Vector& out, const Vector& x0, const Vector& d0, double t0, const Vector& x1,
@@ -102,7 +127,7 @@ class Dopri5Pair : public EmbeddedPairBase<Dopri5Pair<Vector>, Vector> {
   };
   static constexpr int stage_count = 6;  // k2..k7; k1 is the step's dxdt
 
-  void fold(const Vector& k1, double t0, const Vector& k7, double t1) {
+  void fold(const Vector& x0, const Vector& k1, double t0, const Vector& k7, double t1) {
     // 5th-order weights and odeint's X_i = alpha_i - beta_i theta, with the signs
     // calc_state gives them (b1: -C X1, b3: +C X3, b4: -C X4, b5: +C X5, b6: -C X6, b7: +C X7).
     constexpr double b1 = 35.0 / 384, b3 = 500.0 / 1113, b4 = 125.0 / 192, b5 = -2187.0 / 6784, b6 = 11.0 / 84;
@@ -116,22 +141,24 @@ class Dopri5Pair : public EmbeddedPairBase<Dopri5Pair<Vector>, Vector> {
     // Everything that does not depend on theta, times h: a sample is then a
     // handful of multiply-adds and no division.
     const double h = t1 - t0;
-    inv_h_ = 1.0 / h;
-    sum_ = h * (b1 * k1 + b3 * k3 + b4 * k4 + b5 * k5 + b6 * k6);
-    p_ = h * (-a1 * k1 + a3 * k3 - a4 * k4 + a5 * k5 - a6 * k6 + a7 * k7);
-    q_ = h * (-g1 * k1 + g3 * k3 - g4 * k4 + g5 * k5 - g6 * k6 + g7 * k7);
-    k1_ = h * k1;
-    k7_ = h * k7;
+    Dense& d = dense_;
+    d.x0 = x0;
+    d.t0 = t0;
+    d.inv_h = 1.0 / h;
+    d.sum = h * (b1 * k1 + b3 * k3 + b4 * k4 + b5 * k5 + b6 * k6);
+    d.p = h * (-a1 * k1 + a3 * k3 - a4 * k4 + a5 * k5 - a6 * k6 + a7 * k7);
+    d.q = h * (-g1 * k1 + g3 * k3 - g4 * k4 + g5 * k5 - g6 * k6 + g7 * k7);
+    d.k1 = h * k1;
+    d.k7 = h * k7;
     folded_ = true;
-    folded_t0_ = t0;
     folded_t1_ = t1;
   }
 
   odeint::runge_kutta_dopri5<Vector, double, Vector, double, odeint::vector_space_algebra> stepper_;
   std::array<Vector, stage_count> stages_;
-  Vector sum_, p_, q_, k1_, k7_;  // h times the theta-independent parts
+  Dense dense_;  // of the last step asked for
   bool folded_ = false;
-  double folded_t0_ = 0.0, folded_t1_ = 0.0, inv_h_ = 0.0;
+  double folded_t1_ = 0.0;
 };
 
 // Any odeint explicit error stepper (Cash–Karp 5(4), Fehlberg 7(8)) with Hermite dense output.

@@ -158,6 +158,68 @@ TYPED_TEST(EveryIntegrator, AdaptiveMeetsTolerance) {
   EXPECT_LT((x - damped_exact(zeta, duration)).cwiseAbs().maxCoeff(), 1e-6);
 }
 
+struct Sample {
+  double t;
+  Eigen::VectorXd x;
+};
+// Takes each step's samples at once; takes none beyond stop_after.
+struct StepwiseRecorder {
+  std::vector<Sample>* out;
+  std::size_t stop_after;
+  int calls = 0;
+  bool operator()(const Eigen::VectorXd& s, double t) { return take_samples(AtState<Eigen::VectorXd>{s}, &t, 1) == 1; }
+  template <class Dense>
+  std::size_t take_samples(const Dense& dense, const double* times, std::size_t count) {
+    ++calls;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (out->size() == stop_after) return i;
+      Eigen::VectorXd s(2);
+      dense(times[i], s);
+      out->push_back({times[i], s});
+    }
+    return count;
+  }
+};
+
+// An observer that takes each step's samples at once (takes_samples) must see
+// exactly what a per-sample observer sees, bitwise, for every method's pair,
+// and stopping after k samples must leave the same state and end time.
+TYPED_TEST(EveryIntegrator, StepwiseObserverSeesThePerSampleSamples) {
+  if (!this->meta().adaptive) GTEST_SKIP() << "fixed-step method";
+  const LinearSystem system(one, one, 0.2 * one);
+  const auto grid = output_grid(0.0, 3.0, 0.01);
+  Settings settings;
+  settings.method = this->method;
+  settings.rtol = 1e-6;
+  const Eigen::VectorXd atol = Eigen::VectorXd::Constant(2, 1e-9);
+  for (const std::size_t stop_after : {grid.size(), std::size_t{137}}) {
+    std::vector<Sample> per_sample, stepwise;
+    Eigen::VectorXd x_per_sample = Eigen::Vector2d(1.0, 0.0), x_stepwise = x_per_sample;
+    const auto a = integrate(settings, system, x_per_sample, grid, atol, [&](const Eigen::VectorXd& s, double t) {
+      if (per_sample.size() == stop_after) return false;
+      per_sample.push_back({t, s});
+      return true;
+    });
+
+    StepwiseRecorder observer{&stepwise, stop_after};
+    const auto b = integrate(settings, system, x_stepwise, grid, atol, observer);
+    ASSERT_EQ(per_sample.size(), stepwise.size());
+    for (std::size_t i = 0; i < per_sample.size(); ++i) {
+      ASSERT_EQ(per_sample[i].t, stepwise[i].t) << i;
+      ASSERT_EQ(per_sample[i].x, stepwise[i].x) << i << " at t = " << per_sample[i].t;
+    }
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.end_time, b.end_time);
+    EXPECT_EQ(a.steps, b.steps);
+    EXPECT_EQ(x_per_sample, x_stepwise);
+    EXPECT_LT(observer.calls, static_cast<int>(stepwise.size())) << "samples must arrive a step at a time";
+    if (stop_after < grid.size()) {
+      EXPECT_EQ(b.status, Status::stopped);
+      EXPECT_EQ(b.end_time, grid[stop_after]);
+    }
+  }
+}
+
 // Dopri5Pair folds odeint's continuous extension once per step; on a
 // nonlinear system (a pendulum, every stage distinct) it must give odeint's
 // calc_state to rounding at every point of the step, with both step sizes the
