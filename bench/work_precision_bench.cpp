@@ -86,10 +86,11 @@ dropsim::floor::Drop floor_drop(const Scenario& s, double rtol) {
 }
 
 // One way of running the suite at one tolerance.
-enum class Family { dropsim, dropsim_hdf5, floor, floor_reports, simbody_rkmerson, simbody_cpodes };
+enum class Family { dropsim, dropsim_summary, dropsim_hdf5, floor, floor_reports, simbody_rkmerson, simbody_cpodes };
 const char* name(Family f) {
   switch (f) {
     case Family::dropsim: return "dropsim_dopri5";
+    case Family::dropsim_summary: return "dropsim_dopri5_summary";
     case Family::dropsim_hdf5: return "dropsim_dopri5+hdf5";
     case Family::floor: return "floor";
     case Family::floor_reports: return "floor+reports";
@@ -123,9 +124,14 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
     std::vector<double> fn;
     switch (c.family) {
       case Family::dropsim:
+      case Family::dropsim_summary:
       case Family::dropsim_hdf5: {
         dropsim::RunSettings run = sc.run;
         run.integrator.rtol = c.tolerance;
+        // What a sweep runs: the summary metrics (peak F/(Mg), settling,
+        // equilibrium) from every grid sample, no samples stored. Its error is
+        // that of the recorded run: the same trajectory, bit for bit.
+        run.record_samples = measure || c.family != Family::dropsim_summary;
         // One trace per run kept across iterations, as a batch tool would keep
         // its buffers (a fresh 0.5 MB trace per run costs page faults, not physics).
         static std::vector<dropsim::Trace> traces(s.scenarios.size());
@@ -255,8 +261,8 @@ nlohmann::json summarize(bool short_mode) {
     char key[16];
     std::snprintf(key, sizeof key, "%.0e", target);
     json m = json::object();
-    for (Family f : {Family::dropsim, Family::dropsim_hdf5, Family::floor, Family::floor_reports,
-                     Family::simbody_rkmerson, Family::simbody_cpodes}) {
+    for (Family f : {Family::dropsim, Family::dropsim_summary, Family::dropsim_hdf5, Family::floor,
+                     Family::floor_reports, Family::simbody_rkmerson, Family::simbody_cpodes}) {
       const auto b = best(f, target);
       if (!b) continue;
       m[name(f)] = {{"tolerance", b->tolerance}, {"suite_seconds", b->seconds}, {"max_error", b->error}};
@@ -271,6 +277,7 @@ nlohmann::json summarize(bool short_mode) {
     };
     ratio("dropsim / floor", "dropsim_dopri5", "floor+reports");
     ratio("dropsim / floor (no reports)", "dropsim_dopri5", "floor");
+    ratio("dropsim summary-only (sweeps) / floor", "dropsim_dopri5_summary", "floor+reports");
     ratio("dropsim+hdf5 / floor", "dropsim_dopri5+hdf5", "floor+reports");
     ratio("simbody_cpodes / dropsim", "simbody_cpodes", "dropsim_dopri5");
     ratio("simbody_rkmerson / dropsim", "simbody_rkmerson", "dropsim_dopri5");
@@ -306,7 +313,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
 
   const std::vector<double> rtols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
-  for (Family f : {Family::dropsim, Family::dropsim_hdf5, Family::floor, Family::floor_reports})
+  for (Family f : {Family::dropsim, Family::dropsim_summary, Family::dropsim_hdf5, Family::floor,
+                   Family::floor_reports})
     for (double r : rtols) configs.push_back({f, r});
 #ifdef DROPSIM_HAVE_SIMBODY
   for (Family f : {Family::simbody_rkmerson, Family::simbody_cpodes})

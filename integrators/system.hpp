@@ -65,7 +65,9 @@ inline std::vector<double> output_grid(double t0, double t1, double interval) {
   std::vector<double> grid;
   const auto n = static_cast<long>(std::floor((t1 - t0) / interval * (1.0 + 1e-12)));
   grid.reserve(static_cast<std::size_t>(n) + 2);
-  for (long k = 0; k <= n; ++k) grid.push_back(t0 + static_cast<double>(k) * interval);
+  grid.resize(static_cast<std::size_t>(n) + 1);
+  // Indexed stores: push_back's size bookkeeping made this a nanosecond a point.
+  for (std::size_t k = 0; k < grid.size(); ++k) grid[k] = t0 + static_cast<double>(k) * interval;
   if (t1 - grid.back() > 1e-9 * interval) grid.push_back(t1);
   else grid.back() = t1;
   return grid;

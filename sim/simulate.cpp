@@ -29,6 +29,7 @@ class DropRecorder {
         keep_(keep_samples),
         tau_per_second_(std::sqrt(model.gravity / model.characteristic_length)),
         weight_(model.mass * model.gravity),
+        spheres_per_weight_(model.spheres / weight_),
         initial_energy_(drop_energies(model, model.initial_height, model.initial_velocity).mechanical()),
         // Passive contact laws never add energy; growth beyond this means blow-up.
         energy_bound_(std::abs(initial_energy_) + 10.0 * weight_ * model.characteristic_length) {}
@@ -51,7 +52,7 @@ class DropRecorder {
         diverged_at_ = t;
         break;
       }
-      const double fn = model_.spheres * contact.force / weight_;
+      const double fn = contact.force * spheres_per_weight_;  // F/(Mg), as derive_drop_samples computes it
       ++summary.samples;
       if (summary.samples == 1 || fn > summary.peak_force_normalized) {  // first maximum, like max_element
         summary.peak_force_normalized = fn;
@@ -121,13 +122,15 @@ class DropRecorder {
                                   double* __restrict kinetic_out, double* __restrict potential_out,
                                   double* __restrict dissipated_out) {
     const DropModel model = model_ref;
-    const double radius = model.law.radius, spheres = model.spheres, weight = model.mass * model.gravity;
+    const double radius = model.law.radius, spheres = model.spheres;
+    // F/(Mg) by a multiplication: a division per sample was the sample loop's longest latency.
+    const double spheres_per_weight = model.spheres / (model.mass * model.gravity);
     const double tau_per_second = std::sqrt(model.gravity / model.characteristic_length);
     for (std::size_t i = 0; i < n; ++i) {
       const double y = q_in[i], f = spheres * contact_force_in[i];
       tau_out[i] = time_in[i] * tau_per_second;
       force_out[i] = f;
-      force_normalized_out[i] = f / weight;
+      force_normalized_out[i] = contact_force_in[i] * spheres_per_weight;
       indentation_out[i] = -y;
       indentation_relative_out[i] = radius > 0.0 ? -y / radius : 0.0;
       const Energies e = drop_energies(model, y, u_in[i], 0.0);  // elastic is recorded already
@@ -141,7 +144,7 @@ class DropRecorder {
   const DropModel& model_;
   Trace& trace_;
   const bool keep_;
-  const double tau_per_second_, weight_, initial_energy_, energy_bound_;
+  const double tau_per_second_, weight_, spheres_per_weight_, initial_energy_, energy_bound_;
   std::array<std::array<double, block_size>, column_count> block_;
   std::size_t pending_ = 0;  // samples in block_
   double diverged_at_ = std::numeric_limits<double>::quiet_NaN();
