@@ -29,6 +29,7 @@ class DropRecorder {
         keep_(keep_samples),
         tau_per_second_(std::sqrt(model.gravity / model.characteristic_length)),
         weight_(model.mass * model.gravity),
+        // F/(Mg) by a multiplication: a division per sample was the sample loop's longest latency.
         spheres_per_weight_(model.spheres / weight_),
         initial_energy_(drop_energies(model, model.initial_height, model.initial_velocity).mechanical()),
         // Passive contact laws never add energy; growth beyond this means blow-up.
@@ -97,10 +98,11 @@ class DropRecorder {
   void flush() {
     const std::size_t n = pending_;
     auto& b = block_;
-    derive_drop_samples(n, model_, initial_energy_, b[time].data(), b[q].data(), b[u].data(),
-                        b[contact_force].data(), b[elastic].data(), b[tau].data(), b[force].data(),
-                        b[force_normalized].data(), b[indentation].data(), b[indentation_relative].data(),
-                        b[kinetic].data(), b[potential].data(), b[dissipated].data());
+    derive_drop_samples(n, model_, tau_per_second_, spheres_per_weight_, initial_energy_, b[time].data(),
+                        b[q].data(), b[u].data(), b[contact_force].data(), b[elastic].data(), b[tau].data(),
+                        b[force].data(), b[force_normalized].data(), b[indentation].data(),
+                        b[indentation_relative].data(), b[kinetic].data(), b[potential].data(),
+                        b[dissipated].data());
     Trace& tr = trace_;
     const std::array<std::vector<double>*, column_count> columns = {
         &tr.time, &tr.q, &tr.u, &tr.contact_force, &tr.elastic, &tr.tau, &tr.force, &tr.force_normalized,
@@ -110,12 +112,13 @@ class DropRecorder {
   }
 
   // The eight derived columns of n samples from the five recorded ones, with
-  // the expressions the summary uses (bitwise equal to computing them per
-  // sample). __restrict (distinct columns) and the model copied to a local (it
+  // the summary's constants and expressions (bitwise equal to computing them
+  // per sample). __restrict (distinct columns) and the model copied to a local (it
   // cannot alias them) let GCC vectorise the loop.
-  static void derive_drop_samples(std::size_t n, const DropModel& model_ref, double initial_energy,
-                                  const double* __restrict time_in, const double* __restrict q_in,
-                                  const double* __restrict u_in, const double* __restrict contact_force_in,
+  static void derive_drop_samples(std::size_t n, const DropModel& model_ref, double tau_per_second,
+                                  double spheres_per_weight, double initial_energy, const double* __restrict time_in,
+                                  const double* __restrict q_in, const double* __restrict u_in,
+                                  const double* __restrict contact_force_in,
                                   const double* __restrict elastic_in, double* __restrict tau_out,
                                   double* __restrict force_out, double* __restrict force_normalized_out,
                                   double* __restrict indentation_out, double* __restrict indentation_relative_out,
@@ -123,9 +126,6 @@ class DropRecorder {
                                   double* __restrict dissipated_out) {
     const DropModel model = model_ref;
     const double radius = model.law.radius, spheres = model.spheres;
-    // F/(Mg) by a multiplication: a division per sample was the sample loop's longest latency.
-    const double spheres_per_weight = model.spheres / (model.mass * model.gravity);
-    const double tau_per_second = std::sqrt(model.gravity / model.characteristic_length);
     for (std::size_t i = 0; i < n; ++i) {
       const double y = q_in[i], f = spheres * contact_force_in[i];
       tau_out[i] = time_in[i] * tau_per_second;
