@@ -18,6 +18,7 @@
 #include <cmath>
 #include <concepts>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "integrators/embedded.hpp"
@@ -35,7 +36,7 @@ struct AdaptiveSettings {
 //   std::size_t take_samples(const Dense& dense, const double* times, std::size_t count)
 // evaluates dense(times[i], state) itself and returns how many samples it took
 // (fewer than count stops the run at the first one not taken). Other observers
-// are called once per sample: bool observer(state, t).
+// are called once per sample, bool observer(state, t), through EachSample.
 template <class Observer, class Dense>
 concept takes_samples = requires(Observer& o, const Dense& d, const double* times) {
   { o.take_samples(d, times, std::size_t{}) } -> std::convertible_to<std::size_t>;
@@ -46,6 +47,21 @@ template <class Vector>
 struct AtState {
   const Vector& state;
   void operator()(double /*t*/, Vector& out) const { out = state; }
+};
+
+// A per-sample observer, bool observer(state, t), as one that takes samples.
+template <class Observer, class Vector>
+struct EachSample {
+  Observer& observer;
+  Vector state;
+  template <class Dense>
+  std::size_t take_samples(const Dense& dense, const double* times, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      dense(times[i], state);
+      if (!observer(state, times[i])) return i;
+    }
+    return count;
+  }
 };
 
 // Pair: an embedded method (embedded.hpp) with order, error_order, do_step
@@ -64,6 +80,19 @@ class AdaptiveDriver {
   template <class Observer>
   IntegrationStats integrate(const System& system, Vector& x, const std::vector<double>& grid,
                              const AdaptiveSettings& settings, const Vector& atol, Observer&& observer) {
+    using Dense = decltype(stepper_.dense(x, x, 0.0, x, x, 0.0));
+    if constexpr (takes_samples<std::remove_reference_t<Observer>, Dense>) {
+      return run(system, x, grid, settings, atol, observer);
+    } else {
+      EachSample<std::remove_reference_t<Observer>, Vector> each{observer, x};
+      return run(system, x, grid, settings, atol, each);
+    }
+  }
+
+ private:
+  template <class Sampler>
+  IntegrationStats run(const System& system, Vector& x, const std::vector<double>& grid,
+                       const AdaptiveSettings& settings, const Vector& atol, Sampler& observer) {
     IntegrationStats stats;
     const CountingSystem<System> sys{&system, &stats.rhs_evaluations};
     double t = grid.front();
@@ -79,10 +108,9 @@ class AdaptiveDriver {
     system.switches(x, switch_old_.data());
 
     std::size_t next_output = 0;
-    while (next_output < grid.size() && grid[next_output] <= t) {
-      if (!observer(x, grid[next_output])) return stopped(stats, t, "stopped by observer");
-      ++next_output;
-    }
+    while (next_output < grid.size() && grid[next_output] <= t) ++next_output;
+    if (observer.take_samples(AtState<Vector>{x}, grid.data(), next_output) < next_output)
+      return stopped(stats, t, "stopped by observer");
 
     double h = settings.initial_step > 0.0 ? settings.initial_step : initial_step(x, dxdt, atol, settings.rtol, t_end - t);
     const double h_min = 1e-14 * std::max(1.0, std::abs(t_end));
@@ -118,42 +146,26 @@ class AdaptiveDriver {
 
       // Accepted: emit outputs inside (t, t + h] from the dense output.
       const double t_new = t + h;
-      if constexpr (takes_samples<Observer, decltype(stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new))>) {
-        // All of the step's samples in one call: the observer's loop inlines
-        // the interpolant (no call per sample). One at the step's end is x_new itself.
-        std::size_t inside = next_output;
-        while (inside < grid.size() && grid[inside] < t_new) ++inside;
-        if (inside > next_output) {
-          const auto& dense = stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new);
-          const std::size_t taken = observer.take_samples(dense, grid.data() + next_output, inside - next_output);
-          if (taken < inside - next_output) {
-            dense(grid[next_output + taken], sample_);
-            x = sample_;
-            return stopped(stats, grid[next_output + taken], "stopped by observer");
-          }
-          next_output = inside;
+      // All of the step's samples in one call: the observer's loop inlines
+      // the interpolant (no call per sample). One at the step's end is x_new itself.
+      std::size_t inside = next_output;
+      while (inside < grid.size() && grid[inside] < t_new) ++inside;
+      if (inside > next_output) {
+        const auto& dense = stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new);
+        const std::size_t taken = observer.take_samples(dense, grid.data() + next_output, inside - next_output);
+        if (taken < inside - next_output) {
+          dense(grid[next_output + taken], sample_);
+          x = sample_;
+          return stopped(stats, grid[next_output + taken], "stopped by observer");
         }
-        if (next_output < grid.size() && grid[next_output] == t_new) {
-          if (observer.take_samples(AtState<Vector>{x_new}, grid.data() + next_output, 1) < 1) {
-            x = x_new;
-            return stopped(stats, t_new, "stopped by observer");
-          }
-          ++next_output;
+        next_output = inside;
+      }
+      if (next_output < grid.size() && grid[next_output] == t_new) {
+        if (observer.take_samples(AtState<Vector>{x_new}, grid.data() + next_output, 1) < 1) {
+          x = x_new;
+          return stopped(stats, t_new, "stopped by observer");
         }
-      } else {
-        while (next_output < grid.size() && grid[next_output] <= t_new) {
-          const double to = grid[next_output];
-          if (to == t_new) {
-            sample_ = x_new;
-          } else {
-            stepper_.calc_state(to, sample_, x, dxdt, t, x_new, dxdt_new, t_new);
-          }
-          if (!observer(sample_, to)) {
-            x = sample_;
-            return stopped(stats, to, "stopped by observer");
-          }
-          ++next_output;
-        }
+        ++next_output;
       }
       ++stats.steps;
       if (landing) ++stats.events;
@@ -176,7 +188,6 @@ class AdaptiveDriver {
     return stats;
   }
 
- private:
   // Step-size controller exponent -1/(q+1), q the order of the error estimate.
   static constexpr double exponent = -1.0 / (Pair::error_order + 1);
 
