@@ -148,8 +148,7 @@ class AdaptiveDriver {
       const double t_new = t + h;
       // All of the step's samples in one call: the observer's loop inlines
       // the interpolant (no call per sample). One at the step's end is x_new itself.
-      std::size_t inside = next_output;
-      while (inside < grid.size() && grid[inside] < t_new) ++inside;
+      const std::size_t inside = first_not_before(grid, next_output, t_new);
       if (inside > next_output) {
         const auto& dense = stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new);
         const std::size_t taken = observer.take_samples(dense, grid.data() + next_output, inside - next_output);
@@ -212,6 +211,21 @@ class AdaptiveDriver {
       if (!std::isfinite(err[i]) || !std::isfinite(x1[i])) return std::numeric_limits<double>::infinity();
     }
     return worst;
+  }
+
+  // The first grid index from `from` on whose time is not before t. Galloping:
+  // a step holds anywhere from no sample to thousands, and a scan one by one
+  // cost as much as a tenth of the stepping.
+  static std::size_t first_not_before(const std::vector<double>& grid, std::size_t from, double t) {
+    const std::size_t n = grid.size();
+    std::size_t lo = from, hi = from + 1, span = 1;  // grid[from, lo) < t
+    while (hi < n && grid[hi - 1] < t) {
+      lo = hi;
+      span *= 2;
+      hi = lo + span;
+    }
+    const auto first = grid.begin() + static_cast<std::ptrdiff_t>(lo);
+    return static_cast<std::size_t>(std::lower_bound(first, grid.begin() + static_cast<std::ptrdiff_t>(std::min(hi, n)), t) - grid.begin());
   }
 
   // Hairer–Nørsett–Wanner's starting step, capped by the span.

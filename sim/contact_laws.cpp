@@ -109,27 +109,4 @@ ContactResponse contact_response(const ContactLaw& law, double x, double xdot) {
   return r;
 }
 
-namespace {
-
-// Damped laws of the form max(Fe (1 + 1.5 alpha xdot), 0): one clamp switch when damped.
-bool hunt_crossley_shaped(ContactLawKind kind) { return hunt_crossley_form(kind) && kind != ContactLawKind::hertz; }
-
-}  // namespace
-
-int contact_switch_count(const ContactLaw& law) {
-  if (hunt_crossley_shaped(law.kind)) return law.dissipation > 0.0 ? 2 : 1;
-  if (law.kind == ContactLawKind::linear_damped) return law.damping > 0.0 ? 2 : 1;
-  return 1;
-}
-
-void contact_switches(const ContactLaw& law, double x, double xdot, double* out) {
-  out[0] = x;
-  // Only as many entries as contact_switch_count says: the caller sized `out` so.
-  if (contact_switch_count(law) < 2) return;
-  // The clamp only matters in contact; while open it is held positive so that
-  // a body in flight triggers no spurious events.
-  if (hunt_crossley_shaped(law.kind)) out[1] = x > 0.0 ? 1.0 + 1.5 * law.dissipation * xdot : 1.0;
-  else out[1] = x > 0.0 ? law.stiffness * x + law.damping * xdot : 1.0;
-}
-
 }  // namespace dropsim

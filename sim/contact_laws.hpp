@@ -153,13 +153,32 @@ struct ContactSample {
   double force = 0.0;           // N, = contact_force()
   double elastic_energy = 0.0;  // J, = contact_elastic_energy()
 };
-// Both from one evaluation of the law: Hertz-form laws share the elastic force
+// contact_sample() of a Hunt–Crossley-form law, with the law's kind tested once
+// when built instead of at every sample: observers' loops take one per run.
+// Both from one evaluation of the law: force and energy share the elastic force
 // (one square root, where observers spend most of a sample).
+class HuntCrossleyFormSampler {
+ public:
+  explicit HuntCrossleyFormSampler(const ContactLaw& law)
+      : effective_modulus_(law.effective_modulus),
+        radius_(law.radius),
+        dissipation_(law.dissipation),
+        damped_(law.kind != ContactLawKind::hertz) {}
+  ContactSample operator()(double x, double xdot) const {
+    if (x <= 0.0) return {};
+    const double elastic_force = hertz_force(effective_modulus_, radius_, x);
+    return {damped_ ? hunt_crossley(elastic_force, xdot, dissipation_) : elastic_force,
+            hertz_energy(elastic_force, x)};
+  }
+
+ private:
+  double effective_modulus_, radius_, dissipation_;
+  bool damped_;
+};
+
 inline ContactSample contact_sample(const ContactLaw& law, double x, double xdot) {
   if (!hunt_crossley_form(law.kind)) return {contact_force(law, x, xdot), contact_elastic_energy(law, x)};
-  if (x <= 0.0) return {};
-  const double elastic_force = hertz_force(law.effective_modulus, law.radius, x);
-  return {hunt_crossley_form_force(law, elastic_force, xdot), hertz_energy(elastic_force, x)};
+  return HuntCrossleyFormSampler(law)(x, xdot);
 }
 
 // Switching functions: the force law is smooth wherever none of these changes
@@ -168,8 +187,28 @@ inline ContactSample contact_sample(const ContactLaw& law, double x, double xdot
 // their roots so that no step straddles a kink. The smoothed law has no kink:
 // its one switch, x = 0, is the centre of its tanh step, which grows sharp as
 // bd grows, so landing there keeps large-bd runs honest at the cost of one event.
+// Inline: the adaptive driver evaluates them three times a step.
 constexpr int max_contact_switches = 2;
-int contact_switch_count(const ContactLaw& law);
-void contact_switches(const ContactLaw& law, double x, double xdot, double* out);
+
+// Damped laws of the form max(Fe (1 + 1.5 alpha xdot), 0): one clamp switch when damped.
+inline bool hunt_crossley_shaped(ContactLawKind kind) {
+  return hunt_crossley_form(kind) && kind != ContactLawKind::hertz;
+}
+
+inline int contact_switch_count(const ContactLaw& law) {
+  if (hunt_crossley_shaped(law.kind)) return law.dissipation > 0.0 ? 2 : 1;
+  if (law.kind == ContactLawKind::linear_damped) return law.damping > 0.0 ? 2 : 1;
+  return 1;
+}
+
+inline void contact_switches(const ContactLaw& law, double x, double xdot, double* out) {
+  out[0] = x;
+  // Only as many entries as contact_switch_count says: the caller sized `out` so.
+  if (contact_switch_count(law) < 2) return;
+  // The clamp only matters in contact; while open it is held positive so that
+  // a body in flight triggers no spurious events.
+  if (hunt_crossley_shaped(law.kind)) out[1] = x > 0.0 ? 1.0 + 1.5 * law.dissipation * xdot : 1.0;
+  else out[1] = x > 0.0 ? law.stiffness * x + law.damping * xdot : 1.0;
+}
 
 }  // namespace dropsim

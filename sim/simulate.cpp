@@ -40,38 +40,11 @@ class DropRecorder {
   // the bound (the run stops there: diverged).
   template <class Dense>
   std::size_t take_samples(const Dense& dense, const double* times, std::size_t count) {
-    TraceSummary summary = trace_.summary;  // a local: stores to the block cannot alias it
-    std::size_t taken = 0;
-    DropSystem::Vector state;
-    for (; taken < count; ++taken) {
-      const double t = times[taken];
-      dense(t, state);
-      const double y = state[0], v = state[1];
-      const ContactSample contact = contact_sample(model_.law, -y, -v);
-      const Energies e = drop_energies(model_, y, v, contact.elastic_energy);
-      if (!(e.mechanical() <= energy_bound_)) {  // also NaN
-        diverged_at_ = t;
-        break;
-      }
-      const double fn = contact.force * spheres_per_weight_;  // F/(Mg), as derive_drop_samples computes it
-      ++summary.samples;
-      if (summary.samples == 1 || fn > summary.peak_force_normalized) {  // first maximum, like max_element
-        summary.peak_force_normalized = fn;
-        summary.tau_of_peak = t * tau_per_second_;
-      }
-      if (std::abs(fn - 1.0) > settling_band) summary.settling_time = t;
-      summary.equilibrium_indentation_relative = y;  // the last sample's y, made relative in finish()
-      if (keep_) {
-        block_[time][pending_] = t;
-        block_[q][pending_] = y;
-        block_[u][pending_] = v;
-        block_[contact_force][pending_] = contact.force;
-        block_[elastic][pending_] = e.elastic;
-        if (++pending_ == block_size) flush();
-      }
-    }
-    trace_.summary = summary;
-    return taken;
+    // The law's kind is tested here once per step rather than in every sample.
+    if (hunt_crossley_form(model_.law.kind))
+      return sample_loop(dense, times, count, HuntCrossleyFormSampler(model_.law));
+    return sample_loop(dense, times, count,
+                       [&law = model_.law](double x, double xdot) { return contact_sample(law, x, xdot); });
   }
 
   // Every other caller (the first sample, fixed-step methods): one sample.
@@ -94,6 +67,51 @@ class DropRecorder {
   static constexpr std::size_t block_size = 96;  // 13 columns of it: ~10 KB, within L1
   enum Column { time, q, u, contact_force, elastic, tau, force, force_normalized, indentation,
                 indentation_relative, kinetic, potential, dissipated, column_count };
+
+  // One loop per step: interpolate, evaluate the law, check the energy, update
+  // the summary, gather recorded samples in the block. What does not change
+  // within a run sits in locals: the block's stores would otherwise make the
+  // compiler reload it from *this at every sample.
+  template <class Dense, class ContactSampler>
+  std::size_t sample_loop(const Dense& dense, const double* times, std::size_t count,
+                          const ContactSampler contact_sampler) {
+    TraceSummary summary = trace_.summary;
+    const DropEnergies energies(model_);
+    const double energy_bound = energy_bound_, spheres_per_weight = spheres_per_weight_;
+    const double tau_per_second = tau_per_second_;
+    const bool keep = keep_;
+    std::size_t taken = 0;
+    DropSystem::Vector state;
+    for (; taken < count; ++taken) {
+      const double t = times[taken];
+      dense(t, state);
+      const double y = state[0], v = state[1];
+      const ContactSample contact = contact_sampler(-y, -v);
+      const Energies e = energies(y, v, contact.elastic_energy);
+      if (!(e.mechanical() <= energy_bound)) {  // also NaN
+        diverged_at_ = t;
+        break;
+      }
+      const double fn = contact.force * spheres_per_weight;  // F/(Mg), as derive_drop_samples computes it
+      ++summary.samples;
+      if (summary.samples == 1 || fn > summary.peak_force_normalized) {  // first maximum, like max_element
+        summary.peak_force_normalized = fn;
+        summary.tau_of_peak = t * tau_per_second;
+      }
+      if (std::abs(fn - 1.0) > settling_band) summary.settling_time = t;
+      summary.equilibrium_indentation_relative = y;  // the last sample's y, made relative in finish()
+      if (keep) {
+        block_[time][pending_] = t;
+        block_[q][pending_] = y;
+        block_[u][pending_] = v;
+        block_[contact_force][pending_] = contact.force;
+        block_[elastic][pending_] = e.elastic;
+        if (++pending_ == block_size) flush();
+      }
+    }
+    trace_.summary = summary;
+    return taken;
+  }
 
   void flush() {
     const std::size_t n = pending_;
@@ -125,6 +143,7 @@ class DropRecorder {
                                   double* __restrict kinetic_out, double* __restrict potential_out,
                                   double* __restrict dissipated_out) {
     const DropModel model = model_ref;
+    const DropEnergies energies(model);
     const double radius = model.law.radius, spheres = model.spheres;
     for (std::size_t i = 0; i < n; ++i) {
       const double y = q_in[i], f = spheres * contact_force_in[i];
@@ -133,7 +152,7 @@ class DropRecorder {
       force_normalized_out[i] = contact_force_in[i] * spheres_per_weight;
       indentation_out[i] = -y;
       indentation_relative_out[i] = radius > 0.0 ? -y / radius : 0.0;
-      const Energies e = drop_energies(model, y, u_in[i], 0.0);  // elastic is recorded already
+      const Energies e = energies(y, u_in[i], 0.0);  // elastic is recorded already
       kinetic_out[i] = e.kinetic;
       potential_out[i] = e.potential;
       // From the energy balance: all mechanical energy the contacts removed.

@@ -29,13 +29,23 @@ struct Energies {
   double kinetic = 0.0, potential = 0.0, elastic = 0.0;
   double mechanical() const { return kinetic + potential + elastic; }
 };
-// With the elastic energy of one sphere already at hand (observers).
+// The energies with the model's constants folded once: observers' loops take
+// one per run (per sample, the products and the sphere count's conversion
+// were a tenth of a sample). The same numbers as computing them in full.
+class DropEnergies {
+ public:
+  explicit DropEnergies(const DropModel& model)
+      : half_mass_(0.5 * model.mass), weight_(model.mass * model.gravity), spheres_(model.spheres) {}
+  // With the elastic energy of one sphere already at hand.
+  Energies operator()(double y, double v, double elastic_per_sphere) const {
+    return {half_mass_ * v * v, weight_ * y, spheres_ * elastic_per_sphere};
+  }
+
+ private:
+  double half_mass_, weight_, spheres_;
+};
 inline Energies drop_energies(const DropModel& model, double y, double v, double elastic_per_sphere) {
-  Energies e;
-  e.kinetic = 0.5 * model.mass * v * v;
-  e.potential = model.mass * model.gravity * y;
-  e.elastic = model.spheres * elastic_per_sphere;
-  return e;
+  return DropEnergies(model)(y, v, elastic_per_sphere);
 }
 inline Energies drop_energies(const DropModel& model, double y, double v) {
   return drop_energies(model, y, v, contact_elastic_energy(model.law, -y));
