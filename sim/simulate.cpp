@@ -65,10 +65,11 @@ class DropRecorder {
 
  private:
   static constexpr std::size_t block_size = 96;  // 13 columns of it: ~10 KB, within L1
+  static constexpr std::size_t chunk_size = 32;  // interpolated states, per pass
   enum Column { time, q, u, contact_force, elastic, tau, force, force_normalized, indentation,
                 indentation_relative, kinetic, potential, dissipated, column_count };
 
-  // One loop per step: interpolate, evaluate the law, check the energy, update
+  // A step's samples: interpolate, evaluate the law, check the energy, update
   // the summary, gather recorded samples in the block. What does not change
   // within a run sits in locals: the block's stores would otherwise make the
   // compiler reload it from *this at every sample.
@@ -80,33 +81,39 @@ class DropRecorder {
     const double energy_bound = energy_bound_, spheres_per_weight = spheres_per_weight_;
     const double tau_per_second = tau_per_second_;
     const bool keep = keep_;
+    std::array<DropSystem::Vector, chunk_size> states;  // a local: the block's stores cannot alias it
     std::size_t taken = 0;
-    DropSystem::Vector state;
-    for (; taken < count; ++taken) {
-      const double t = times[taken];
-      dense(t, state);
-      const double y = state[0], v = state[1];
-      const ContactSample contact = contact_sampler(-y, -v);
-      const Energies e = energies(y, v, contact.elastic_energy);
-      if (!(e.mechanical() <= energy_bound)) {  // also NaN
-        diverged_at_ = t;
-        break;
-      }
-      const double fn = contact.force * spheres_per_weight;  // F/(Mg), as derive_drop_samples computes it
-      ++summary.samples;
-      if (summary.samples == 1 || fn > summary.peak_force_normalized) {  // first maximum, like max_element
-        summary.peak_force_normalized = fn;
-        summary.tau_of_peak = t * tau_per_second;
-      }
-      if (std::abs(fn - 1.0) > settling_band) summary.settling_time = t;
-      summary.equilibrium_indentation_relative = y;  // the last sample's y, made relative in finish()
-      if (keep) {
-        block_[time][pending_] = t;
-        block_[q][pending_] = y;
-        block_[u][pending_] = v;
-        block_[contact_force][pending_] = contact.force;
-        block_[elastic][pending_] = e.elastic;
-        if (++pending_ == block_size) flush();
+    while (taken < count) {
+      // Two passes over a chunk of samples: the interpolant, then the law and
+      // the rest. In one pass each sample's chain (interpolant, square root,
+      // energy) was too long for the CPU to overlap enough samples.
+      const std::size_t n = std::min(chunk_size, count - taken);
+      for (std::size_t i = 0; i < n; ++i) dense(times[taken + i], states[i]);
+      for (std::size_t i = 0; i < n; ++i, ++taken) {
+        const double t = times[taken], y = states[i][0], v = states[i][1];
+        const ContactSample contact = contact_sampler(-y, -v);
+        const Energies e = energies(y, v, contact.elastic_energy);
+        if (!(e.mechanical() <= energy_bound)) {  // also NaN
+          diverged_at_ = t;
+          trace_.summary = summary;
+          return taken;
+        }
+        const double fn = contact.force * spheres_per_weight;  // F/(Mg), as derive_drop_samples computes it
+        ++summary.samples;
+        if (summary.samples == 1 || fn > summary.peak_force_normalized) {  // first maximum, like max_element
+          summary.peak_force_normalized = fn;
+          summary.tau_of_peak = t * tau_per_second;
+        }
+        if (std::abs(fn - 1.0) > settling_band) summary.settling_time = t;
+        summary.equilibrium_indentation_relative = y;  // the last sample's y, made relative in finish()
+        if (keep) {
+          block_[time][pending_] = t;
+          block_[q][pending_] = y;
+          block_[u][pending_] = v;
+          block_[contact_force][pending_] = contact.force;
+          block_[elastic][pending_] = e.elastic;
+          if (++pending_ == block_size) flush();
+        }
       }
     }
     trace_.summary = summary;
