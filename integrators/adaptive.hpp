@@ -224,8 +224,8 @@ class AdaptiveDriver {
       span *= 2;
       hi = lo + span;
     }
-    const auto first = grid.begin() + static_cast<std::ptrdiff_t>(lo);
-    return static_cast<std::size_t>(std::lower_bound(first, grid.begin() + static_cast<std::ptrdiff_t>(std::min(hi, n)), t) - grid.begin());
+    const double* begin = grid.data();
+    return static_cast<std::size_t>(std::lower_bound(begin + lo, begin + std::min(hi, n), t) - begin);
   }
 
   // Hairer–Nørsett–Wanner's starting step, capped by the span.

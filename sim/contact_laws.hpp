@@ -187,7 +187,7 @@ inline ContactSample contact_sample(const ContactLaw& law, double x, double xdot
 // their roots so that no step straddles a kink. The smoothed law has no kink:
 // its one switch, x = 0, is the centre of its tanh step, which grows sharp as
 // bd grows, so landing there keeps large-bd runs honest at the cost of one event.
-// Inline: the adaptive driver evaluates them three times a step.
+// Inline, as the adaptive driver evaluates them three times a step.
 constexpr int max_contact_switches = 2;
 
 // Damped laws of the form max(Fe (1 + 1.5 alpha xdot), 0): one clamp switch when damped.
