@@ -153,27 +153,21 @@ struct ContactSample {
   double force = 0.0;           // N, = contact_force()
   double elastic_energy = 0.0;  // J, = contact_elastic_energy()
 };
-// contact_sample() of a Hunt–Crossley-form law, with the law's kind tested once
-// when built instead of at every sample: observers' loops take one per run.
-// Both from one evaluation of the law: force and energy share the elastic force
-// (one square root, where observers spend most of a sample).
+// contact_sample() of a Hunt–Crossley-form law. It keeps its own copy of the
+// law, so observers' loops take one per run and the compiler can hoist the
+// kind tests out of them. Both from one evaluation of the law: force and energy
+// share the elastic force (one square root, where observers spend most of a sample).
 class HuntCrossleyFormSampler {
  public:
-  explicit HuntCrossleyFormSampler(const ContactLaw& law)
-      : effective_modulus_(law.effective_modulus),
-        radius_(law.radius),
-        dissipation_(law.dissipation),
-        damped_(law.kind != ContactLawKind::hertz) {}
+  explicit HuntCrossleyFormSampler(const ContactLaw& law) : law_(law) {}
   ContactSample operator()(double x, double xdot) const {
     if (x <= 0.0) return {};
-    const double elastic_force = hertz_force(effective_modulus_, radius_, x);
-    return {damped_ ? hunt_crossley(elastic_force, xdot, dissipation_) : elastic_force,
-            hertz_energy(elastic_force, x)};
+    const double elastic_force = hertz_force(law_.effective_modulus, law_.radius, x);
+    return {hunt_crossley_form_force(law_, elastic_force, xdot), hertz_energy(elastic_force, x)};
   }
 
  private:
-  double effective_modulus_, radius_, dissipation_;
-  bool damped_;
+  ContactLaw law_;
 };
 
 inline ContactSample contact_sample(const ContactLaw& law, double x, double xdot) {

@@ -138,9 +138,9 @@ class DropRecorder {
 
   // The eight derived columns of n samples from the five recorded ones, with
   // the summary's constants and expressions (bitwise equal to computing them
-  // per sample). __restrict (distinct columns) and the model copied to a local (it
-  // cannot alias them) let GCC vectorise the loop.
-  static void derive_drop_samples(std::size_t n, const DropModel& model_ref, double tau_per_second,
+  // per sample). __restrict (distinct columns) and the model's constants in
+  // locals (they cannot alias the columns) let GCC vectorise the loop.
+  static void derive_drop_samples(std::size_t n, const DropModel& model, double tau_per_second,
                                   double spheres_per_weight, double initial_energy, const double* __restrict time_in,
                                   const double* __restrict q_in, const double* __restrict u_in,
                                   const double* __restrict contact_force_in,
@@ -149,7 +149,6 @@ class DropRecorder {
                                   double* __restrict indentation_out, double* __restrict indentation_relative_out,
                                   double* __restrict kinetic_out, double* __restrict potential_out,
                                   double* __restrict dissipated_out) {
-    const DropModel model = model_ref;
     const DropEnergies energies(model);
     const double radius = model.law.radius, spheres = model.spheres;
     for (std::size_t i = 0; i < n; ++i) {
