@@ -37,6 +37,12 @@ TEST(RunCommand, PaperSuiteWritesFourteenFilesReadableByH5py) {
                                       "  assert h['contact_force'].shape[0]==h['time'].shape[0], f\n"
                                       "  assert h.attrs['status']=='ok', f\n"
                                       "  d=h['force']; assert d.dims[0][0].name=='/time' and d.compression is None and d.chunks is None, f\n"
+                                      // Every dataset has /time as dimension 0, and the scale lists them all.
+                                      "  timed=[k for k in ('tau','force','force_normalized','contact_force','indentation','indentation_relative','q','u')]+['energy/'+k for k in h['energy']]\n"
+                                      "  assert len(timed)==12 and h5py.h5ds.is_scale(h['time'].id), f\n"
+                                      "  for k in timed:\n"
+                                      "    assert h5py.h5ds.is_attached(h[k].id,h['time'].id,0) and h[k].dims[0][0].name=='/time', (f,k)\n"
+                                      "    assert all(len(h[k].dims[i])==0 for i in range(1,h[k].ndim)), (f,k)\n"
                                       "  assert h['energy/dissipated'].attrs['units']=='J', f\n"
                                       "  assert abs(h['indentation_relative'][-1,0]-0.35322)<1e-4, f\n"
                                       "print(len(fs))");
