@@ -43,8 +43,11 @@ H5::DataSet dataset(H5::Group& where, const char* name, const std::vector<double
   const int rank = columns == 0 ? 1 : 2;
   const hsize_t dims[2] = {rows, columns};
   H5::DataSpace space(rank, dims);
-  H5::DSetCreatPropList props;
+  // Contiguous datasets take the library's default list: a fresh list per
+  // dataset (a copy of the default, then closed) was 3 % of the writer.
+  H5::DSetCreatPropList props(H5::DSetCreatPropList::DEFAULT);
   if (rows > 0 && compress) {
+    props = H5::DSetCreatPropList();
     const hsize_t chunk[2] = {std::min<hsize_t>(rows, 8192), std::max<hsize_t>(columns, 1)};
     props.setChunk(rank, chunk);
     props.setShuffle();
