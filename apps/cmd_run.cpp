@@ -38,9 +38,10 @@ struct Outcome {
 void print_summary(const io::Scenario& s, const Trace& t) {
   const std::size_t peak = t.peak_index();
   const bool ok = t.stats.status != integrators::Status::diverged;
+  // Multi-contact scenarios show their first contact's law.
   const ContactLaw& law = s.multibody ? s.multibody->contacts.front().law : s.drop.law;
   std::printf("%-26s %10.4g %7.3g %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), law.effective_modulus,
-              s.combined_dissipation, t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
+              law.dissipation, t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
               t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
 }
 

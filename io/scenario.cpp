@@ -119,7 +119,6 @@ void parse_drop_form(ObjectReader& top, Scenario& s, json& out) {
   json contact_out;
   parse_drop_contact(contact, g, m, contact_out);
   out["contact"] = contact_out;
-  s.combined_dissipation = m.law.dissipation;
 
   m.characteristic_length = top.optional_number("characteristic_length", Bound::positive).value_or(g.radius);
   out["characteristic_length"] = m.characteristic_length;

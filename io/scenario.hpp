@@ -22,7 +22,6 @@ struct Scenario {
   // HDF5 traces: gzip (shuffle + deflate) or, by default, none. gzip saves
   // ~45 % of the paper suite's bytes and costs ~3.5x the write CPU.
   bool compress_traces = false;
-  double combined_dissipation = 0.0;  // alpha as run (s/m), for summaries
   nlohmann::json resolved;   // the scenario as run: defaults and scaling filled in
 };
 

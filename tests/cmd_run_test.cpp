@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -80,6 +82,26 @@ TEST(RunCommand, GzipTracesHoldTheSameNumbersInFewerBytes) {
   EXPECT_EQ(check.exit_code, 0) << check.output;
   EXPECT_EQ(check.output, "same\n");
   fs::remove_all(dir);
+}
+
+// The summary row's alpha is the dissipation the run used: the drop's law, or
+// a multi-contact scenario's first contact (it printed 0 for those before).
+TEST(RunCommand, SummaryShowsTheDissipationOfEveryKindOfScenario) {
+  const fs::path out = fresh_directory("alpha");
+  const auto r = test::run_dropsim("run " + test::source_path("scenarios/paper/giraffe_alpha-unscaled.json") + " " +
+                                   test::source_path("scenarios/modes/quadruped_two_limbs.json") + " -o " +
+                                   out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::map<std::string, std::string> alpha;  // name -> the alpha column as printed
+  std::istringstream rows(r.output);
+  for (std::string line; std::getline(rows, line);) {
+    std::istringstream fields(line);
+    std::string name, modulus, a;
+    if (fields >> name >> modulus >> a) alpha[name] = a;
+  }
+  EXPECT_EQ(alpha["giraffe_alpha-unscaled"], "2") << r.output;  // PHYSICS.md: unscaled alpha is 2 s/m
+  EXPECT_EQ(alpha["quadruped_two_limbs"], "1") << r.output;     // its contacts' "dissipation": 1.0
+  fs::remove_all(out);
 }
 
 TEST(RunCommand, BadInputExitsTwoAndWritesNothing) {
