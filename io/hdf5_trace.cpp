@@ -5,6 +5,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "io/atomic_file.hpp"
@@ -128,11 +129,17 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
     timed.push_back(dataset(root, "indentation_relative", t.indentation_relative, n, C, "1", compress));
     timed.push_back(dataset(root, "q", t.q, n, static_cast<hsize_t>(t.nq), "m", compress));
     timed.push_back(dataset(root, "u", t.u, n, static_cast<hsize_t>(t.nu), "m/s", compress));
-    // Multibody traces mix lengths, angles and quaternions: name each column.
-    for (auto [d, names] : {std::pair{timed.end() - 2, &t.q_names}, std::pair{timed.end() - 1, &t.u_names}}) {
-      std::string joined;
-      for (const auto& name : *names) joined += (joined.empty() ? "" : ",") + name;
-      if (!joined.empty()) string_attribute(*d, "columns", joined);
+    // Multibody traces mix lengths, angles and quaternions: name each column
+    // and give its unit ("units" stays the dataset's leading unit).
+    auto joined = [](const std::vector<std::string>& parts) {
+      std::string list;
+      for (const auto& p : parts) list += (list.empty() ? "" : ",") + p;
+      return list;
+    };
+    for (auto [d, names, units] : {std::tuple{timed.end() - 2, &t.q_names, &t.q_units},
+                                   std::tuple{timed.end() - 1, &t.u_names, &t.u_units}}) {
+      if (!names->empty()) string_attribute(*d, "columns", joined(*names));
+      if (!units->empty()) string_attribute(*d, "column_units", joined(*units));
     }
     H5::Group energy = file.createGroup("energy");
     timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J", compress));

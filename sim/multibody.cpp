@@ -100,31 +100,40 @@ Eigen::VectorXd MultibodyModel::initial_state() const {
 
 namespace {
 
-// Column names "<body>.<coordinate>" of q or u: they differ only for free
-// bodies (a quaternion in q, body-frame angular velocity in u).
-std::vector<std::string> column_names(const std::vector<Body>& bodies, std::vector<const char*> free_columns) {
-  std::vector<std::string> names;
-  for (const auto& b : bodies) {
-    std::vector<const char*> local;
-    switch (b.joint) {
-      case Joint::vertical: local = {"y"}; break;
-      case Joint::planar: local = {"x", "y", "angle"}; break;
-      case Joint::free: local = free_columns; break;
-    }
-    for (const char* c : local) names.push_back(b.name + "." + c);
+// The columns of q or u, "<body>.<coordinate>" and its unit, per joint.
+struct ColumnSpec {
+  const char* coordinate;
+  const char* unit;
+};
+using JointColumns = std::vector<ColumnSpec>;
+const JointColumns& joint_columns(Joint joint, bool speeds) {
+  static const JointColumns vertical_q{{"y", "m"}}, vertical_u{{"y", "m/s"}};
+  static const JointColumns planar_q{{"x", "m"}, {"y", "m"}, {"angle", "rad"}},
+      planar_u{{"x", "m/s"}, {"y", "m/s"}, {"angle", "rad/s"}};
+  // A free body's q holds a unit quaternion, its u the body-frame angular velocity.
+  static const JointColumns free_q{{"x", "m"}, {"y", "m"}, {"z", "m"}, {"qw", "1"}, {"qx", "1"}, {"qy", "1"}, {"qz", "1"}},
+      free_u{{"x", "m/s"}, {"y", "m/s"}, {"z", "m/s"}, {"wx", "rad/s"}, {"wy", "rad/s"}, {"wz", "rad/s"}};
+  switch (joint) {
+    case Joint::vertical: return speeds ? vertical_u : vertical_q;
+    case Joint::planar: return speeds ? planar_u : planar_q;
+    case Joint::free: break;
   }
-  return names;
+  return speeds ? free_u : free_q;
+}
+
+std::vector<std::string> columns(const std::vector<Body>& bodies, bool speeds, bool units) {
+  std::vector<std::string> out;
+  for (const auto& b : bodies)
+    for (const ColumnSpec& c : joint_columns(b.joint, speeds)) out.push_back(units ? c.unit : b.name + "." + c.coordinate);
+  return out;
 }
 
 }  // namespace
 
-std::vector<std::string> MultibodyModel::speed_names() const {
-  return column_names(bodies, {"x", "y", "z", "wx", "wy", "wz"});
-}
-
-std::vector<std::string> MultibodyModel::position_names() const {
-  return column_names(bodies, {"x", "y", "z", "qw", "qx", "qy", "qz"});
-}
+std::vector<std::string> MultibodyModel::speed_names() const { return columns(bodies, true, false); }
+std::vector<std::string> MultibodyModel::position_names() const { return columns(bodies, false, false); }
+std::vector<std::string> MultibodyModel::speed_units() const { return columns(bodies, true, true); }
+std::vector<std::string> MultibodyModel::position_units() const { return columns(bodies, false, true); }
 
 Eigen::Vector3d body_point(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
   const int o = b.q_offset;

@@ -66,6 +66,8 @@ struct MultibodyModel {
   Eigen::VectorXd initial_state() const;     // [q; u] from the bodies' initial values
   std::vector<std::string> speed_names() const;     // "bar.y", "bar.angle", "box.wx", ...
   std::vector<std::string> position_names() const;  // "bar.y", ..., "box.qw", ...
+  std::vector<std::string> speed_units() const;      // per column of u: "m/s", "rad/s"
+  std::vector<std::string> position_units() const;   // per column of q: "m", "rad", "1" (quaternion)
 };
 
 // World position of body point r (body frame) at configuration q.

@@ -26,6 +26,8 @@ Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const E
   for (const auto& c : model.contacts) trace.contact_radius.push_back(c.law.radius);
   trace.q_names = model.position_names();
   trace.u_names = model.speed_names();
+  trace.q_units = model.position_units();
+  trace.u_units = model.speed_units();
   trace.integrator = std::string(integrators::info(run.integrator.method).name);
   trace.reserve(grid.size());
 

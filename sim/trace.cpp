@@ -16,6 +16,7 @@ void Trace::clear() {
   for (auto* v : {&time, &tau, &force, &force_normalized, &contact_force, &indentation, &indentation_relative, &q, &u,
                   &kinetic, &potential, &elastic, &dissipated, &contact_radius})
     v->clear();
+  for (auto* v : {&q_names, &u_names, &q_units, &u_units}) v->clear();
   nq = nu = contacts = 0;
   gravity = characteristic_length = total_mass = 0.0;
   integrator.clear();

@@ -30,6 +30,7 @@ struct Trace {
   std::vector<double> contact_force, indentation, indentation_relative;  // N x contacts
   std::vector<double> q, u;                                              // N x nq, N x nu
   std::vector<std::string> q_names, u_names;  // column names of q and u, when known
+  std::vector<std::string> q_units, u_units;  // and their units (angles, quaternions), when known
   std::vector<double> kinetic, potential, elastic, dissipated;
 
   std::string integrator;

@@ -74,7 +74,25 @@ TEST(ScenarioMultibody, RunWritesTheTraceLayout) {
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   const std::string check = "/usr/bin/python3 -c \"import h5py,sys; f=h5py.File('" + (dir / "bar_two_supports.h5").string() +
                             "'); sys.exit(0 if f['q'].shape[1]==3 and f['contact_force'].shape[1]==2 and "
-                            "f.attrs['status']=='ok' and f['q'].attrs['columns']=='bar.x,bar.y,bar.angle' else 1)\"";
+                            "f.attrs['status']=='ok' and f['q'].attrs['columns']=='bar.x,bar.y,bar.angle' and "
+                            "f['q'].attrs['column_units']=='m,m,rad' and f['u'].attrs['column_units']=='m/s,m/s,rad/s' "
+                            "else 1)\"";
+  EXPECT_EQ(std::system(check.c_str()), 0);
+}
+
+// A free body's q holds a unit quaternion and its u an angular velocity: the
+// columns say so, so that readers need not guess from "units" (the leading one).
+TEST(ScenarioMultibody, FreeBodyColumnsCarryTheirUnits) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "mb_free";
+  const std::string cmd = std::string(DROPSIM_BINARY) + " run " + DROPSIM_SOURCE_DIR +
+                          "/scenarios/modes/quadruped_two_limbs.json -o " + dir.string() + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string check =
+      "/usr/bin/python3 -c \"import h5py,sys; f=h5py.File('" + (dir / "quadruped_two_limbs.h5").string() +
+      "'); q=f['q'].attrs; u=f['u'].attrs; sys.exit(0 if "
+      "q['columns']=='trunk.x,trunk.y,trunk.z,trunk.qw,trunk.qx,trunk.qy,trunk.qz' and "
+      "q['column_units']=='m,m,m,1,1,1,1' and u['column_units']=='m/s,m/s,m/s,rad/s,rad/s,rad/s' and "
+      "len(q['column_units'].split(','))==f['q'].shape[1] else 1)\"";
   EXPECT_EQ(std::system(check.c_str()), 0);
 }
 
