@@ -5,6 +5,7 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 #include <vector>
 
@@ -98,6 +99,106 @@ void attach_time_scale(const H5::DataSet& scale, const std::vector<H5::DataSet>&
   scale.createAttribute("REFERENCE_LIST", entry_type, H5::DataSpace(1, count)).write(entry_type, entries.data());
 }
 
+// The core driver's memory, kept per thread across files. The driver would
+// malloc a file-sized block per file and free it at close; once a long
+// process had moved glibc's mmap and trim thresholds, every file faulted in
+// fresh pages (2 000 faults, 8 MB per paper suite: the suite's HDF5 time
+// doubled). The arena only grows; freeing keeps it for the next file.
+class CoreArena {
+ public:
+  // Callbacks for a file access list; the arena must outlive the file.
+  H5FD_file_image_callbacks_t callbacks() {
+    return {&CoreArena::allocate, &CoreArena::copy, &CoreArena::reallocate, &CoreArena::keep,
+            &CoreArena::share,    &CoreArena::release, this};
+  }
+
+ private:
+  static void* allocate(size_t size, H5FD_file_image_op_t, void* udata) {
+    return static_cast<CoreArena*>(udata)->grow(size);
+  }
+  static void* reallocate(void*, size_t size, H5FD_file_image_op_t, void* udata) {
+    return static_cast<CoreArena*>(udata)->grow(size);
+  }
+  static void* copy(void* to, const void* from, size_t size, H5FD_file_image_op_t, void*) {
+    return std::memcpy(to, from, size);
+  }
+  static herr_t keep(void*, H5FD_file_image_op_t, void*) { return 0; }
+  // The property list copies its udata; every copy is this arena.
+  static void* share(void* udata) { return udata; }
+  static herr_t release(void*) { return 0; }
+
+  // realloc's contract: the first bytes are kept (vector growth copies them).
+  void* grow(size_t size) {
+    if (bytes_.size() < size) bytes_.resize(size);
+    return bytes_.data();
+  }
+
+  std::vector<char> bytes_;
+};
+
+// The trace's datasets and attributes.
+void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) {
+  const hsize_t n = t.samples();
+  const auto C = static_cast<hsize_t>(t.contacts);
+  const bool compress = scenario.compress_traces;
+  H5::Group root = file.openGroup("/");
+
+  H5::DataSet time = dataset(root, "time", t.time, n, 0, "s", compress);
+  H5DSset_scale(time.getId(), "time");
+  std::vector<H5::DataSet> timed;
+  timed.push_back(dataset(root, "tau", t.tau, n, 0, "1", compress));
+  timed.push_back(dataset(root, "force", t.force, n, 0, "N", compress));
+  timed.push_back(dataset(root, "force_normalized", t.force_normalized, n, 0, "1", compress));
+  timed.push_back(dataset(root, "contact_force", t.contact_force, n, C, "N", compress));
+  timed.push_back(dataset(root, "indentation", t.indentation, n, C, "m", compress));
+  timed.push_back(dataset(root, "indentation_relative", t.indentation_relative, n, C, "1", compress));
+  timed.push_back(dataset(root, "q", t.q, n, static_cast<hsize_t>(t.nq), "m", compress));
+  timed.push_back(dataset(root, "u", t.u, n, static_cast<hsize_t>(t.nu), "m/s", compress));
+  // Multibody traces mix lengths, angles and quaternions: name each column
+  // and give its unit ("units" stays the dataset's leading unit).
+  auto joined = [](const std::vector<std::string>& parts) {
+    std::string list;
+    for (const auto& p : parts) list += (list.empty() ? "" : ",") + p;
+    return list;
+  };
+  for (auto [d, names, units] : {std::tuple{timed.end() - 2, &t.q_names, &t.q_units},
+                                 std::tuple{timed.end() - 1, &t.u_names, &t.u_units}}) {
+    if (!names->empty()) string_attribute(*d, "columns", joined(*names));
+    if (!units->empty()) string_attribute(*d, "column_units", joined(*units));
+  }
+  H5::Group energy = file.createGroup("energy");
+  timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J", compress));
+  timed.push_back(dataset(energy, "potential", t.potential, n, 0, "J", compress));
+  timed.push_back(dataset(energy, "elastic", t.elastic, n, 0, "J", compress));
+  timed.push_back(dataset(energy, "dissipated", t.dissipated, n, 0, "J", compress));
+  attach_time_scale(time, timed);
+
+  string_attribute(root, "dropsim_version", DROPSIM_VERSION);
+  string_attribute(root, "scenario", scenario.resolved.dump());
+  string_attribute(root, "integrator", t.integrator);
+  const bool diverged = t.stats.status == integrators::Status::diverged;
+  string_attribute(root, "status", diverged ? "diverged" : "ok");
+  if (diverged) {
+    string_attribute(root, "diverged_reason", t.stats.reason);
+    number_attribute(root, "diverged_time", t.stats.end_time);
+    // The last finite state is the last sample: the observer records only finite ones.
+    if (n > 0) {
+      number_attribute(root, "last_finite_time", t.time.back());
+      vector_attribute(root, "last_finite_q", t.q.data() + (n - 1) * t.nq, t.nq);
+      vector_attribute(root, "last_finite_u", t.u.data() + (n - 1) * t.nu, t.nu);
+    }
+  }
+  number_attribute(root, "steps", t.stats.steps);
+  number_attribute(root, "rejected_steps", t.stats.rejected_steps);
+  number_attribute(root, "rhs_evaluations", t.stats.rhs_evaluations);
+  if (t.step > 0.0) number_attribute(root, "step", t.step);
+  number_attribute(root, "wall_time_s", t.wall_time);
+  number_attribute(root, "equilibrium_indentation_relative", t.final_indentation_relative());
+  const std::size_t peak = t.peak_index();
+  number_attribute(root, "peak_force_normalized", n ? t.force_normalized[peak] : 0.0);
+  number_attribute(root, "tau_of_peak", n ? t.tau[peak] : 0.0);
+}
+
 }  // namespace
 
 void write_trace_hdf5(const std::string& path, const Scenario& scenario, const Trace& t) {
@@ -107,75 +208,25 @@ void write_trace_hdf5(const std::string& path, const Scenario& scenario, const T
     // Built in memory (core driver, no backing store) and written by AtomicFile, so that
     // a full disk is reported with its cause and the only file on disk is the registered temporary.
     const hsize_t n = t.samples();
-    const auto C = static_cast<hsize_t>(t.contacts);
-    const bool compress = scenario.compress_traces;
-    // The core driver grows its image in steps of this much, each a copy:
-    // sized so that an uncompressed trace fits in the first.
+    // The core driver grows its image in steps of this much, zero-filling
+    // each: sized so that an uncompressed trace fits in the first.
     const std::size_t sample_bytes = sizeof(double) * (8 + 3 * t.contacts + t.nq + t.nu);
     const std::size_t increment = std::max<std::size_t>(1 << 16, n * sample_bytes + (1 << 16));
     H5::FileAccPropList in_memory;
     in_memory.setCore(increment, false);
+    thread_local CoreArena arena;
+    H5FD_file_image_callbacks_t callbacks = arena.callbacks();
+    if (H5Pset_file_image_callbacks(in_memory.getId(), &callbacks) < 0)
+      throw H5::PropListIException("H5Pset_file_image_callbacks", "cannot give the core driver its memory");
+    // No sieve buffer: the file is memory already. With one, every dataset
+    // smaller than 64 KB was copied through a freshly calloc'ed buffer.
+    in_memory.setSieveBufSize(0);
     H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
-    H5::Group root = file.openGroup("/");
-
-    H5::DataSet time = dataset(root, "time", t.time, n, 0, "s", compress);
-    H5DSset_scale(time.getId(), "time");
-    std::vector<H5::DataSet> timed;
-    timed.push_back(dataset(root, "tau", t.tau, n, 0, "1", compress));
-    timed.push_back(dataset(root, "force", t.force, n, 0, "N", compress));
-    timed.push_back(dataset(root, "force_normalized", t.force_normalized, n, 0, "1", compress));
-    timed.push_back(dataset(root, "contact_force", t.contact_force, n, C, "N", compress));
-    timed.push_back(dataset(root, "indentation", t.indentation, n, C, "m", compress));
-    timed.push_back(dataset(root, "indentation_relative", t.indentation_relative, n, C, "1", compress));
-    timed.push_back(dataset(root, "q", t.q, n, static_cast<hsize_t>(t.nq), "m", compress));
-    timed.push_back(dataset(root, "u", t.u, n, static_cast<hsize_t>(t.nu), "m/s", compress));
-    // Multibody traces mix lengths, angles and quaternions: name each column
-    // and give its unit ("units" stays the dataset's leading unit).
-    auto joined = [](const std::vector<std::string>& parts) {
-      std::string list;
-      for (const auto& p : parts) list += (list.empty() ? "" : ",") + p;
-      return list;
-    };
-    for (auto [d, names, units] : {std::tuple{timed.end() - 2, &t.q_names, &t.q_units},
-                                   std::tuple{timed.end() - 1, &t.u_names, &t.u_units}}) {
-      if (!names->empty()) string_attribute(*d, "columns", joined(*names));
-      if (!units->empty()) string_attribute(*d, "column_units", joined(*units));
-    }
-    H5::Group energy = file.createGroup("energy");
-    timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J", compress));
-    timed.push_back(dataset(energy, "potential", t.potential, n, 0, "J", compress));
-    timed.push_back(dataset(energy, "elastic", t.elastic, n, 0, "J", compress));
-    timed.push_back(dataset(energy, "dissipated", t.dissipated, n, 0, "J", compress));
-    attach_time_scale(time, timed);
-
-    string_attribute(root, "dropsim_version", DROPSIM_VERSION);
-    string_attribute(root, "scenario", scenario.resolved.dump());
-    string_attribute(root, "integrator", t.integrator);
-    const bool diverged = t.stats.status == integrators::Status::diverged;
-    string_attribute(root, "status", diverged ? "diverged" : "ok");
-    if (diverged) {
-      string_attribute(root, "diverged_reason", t.stats.reason);
-      number_attribute(root, "diverged_time", t.stats.end_time);
-      // The last finite state is the last sample: the observer records only finite ones.
-      if (n > 0) {
-        number_attribute(root, "last_finite_time", t.time.back());
-        vector_attribute(root, "last_finite_q", t.q.data() + (n - 1) * t.nq, t.nq);
-        vector_attribute(root, "last_finite_u", t.u.data() + (n - 1) * t.nu, t.nu);
-      }
-    }
-    number_attribute(root, "steps", t.stats.steps);
-    number_attribute(root, "rejected_steps", t.stats.rejected_steps);
-    number_attribute(root, "rhs_evaluations", t.stats.rhs_evaluations);
-    if (t.step > 0.0) number_attribute(root, "step", t.step);
-    number_attribute(root, "wall_time_s", t.wall_time);
-    number_attribute(root, "equilibrium_indentation_relative", t.final_indentation_relative());
-    const std::size_t peak = t.peak_index();
-    number_attribute(root, "peak_force_normalized", n ? t.force_normalized[peak] : 0.0);
-    number_attribute(root, "tau_of_peak", n ? t.tau[peak] : 0.0);
+    write_contents(file, scenario, t);
     file.flush(H5F_SCOPE_GLOBAL);
     const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
     if (size < 0) throw H5::FileIException("H5Fget_file_image", "cannot size the in-memory file");
-    // Kept per thread across files, like the traces' buffers: fresh pages per file cost more than the copy.
+    // Kept per thread across files, like the arena: fresh pages per file cost more than the copy.
     thread_local std::vector<char> image;
     image.resize(static_cast<std::size_t>(size));
     if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size)
