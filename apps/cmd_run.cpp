@@ -40,8 +40,15 @@ void print_summary(const io::Scenario& s, const Trace& t) {
   const bool ok = t.stats.status != integrators::Status::diverged;
   // Multi-contact scenarios show their first contact's law.
   const ContactLaw& law = s.multibody ? s.multibody->contacts.front().law : s.drop.law;
-  std::printf("%-26s %10.4g %7.3g %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), law.effective_modulus,
-              law.dissipation, t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
+  // Linear springs have neither a modulus nor a Hunt–Crossley alpha: "-", not a 0 that reads as a value.
+  const bool hertzian = law.kind != ContactLawKind::linear && law.kind != ContactLawKind::linear_damped;
+  char modulus[32] = "-", alpha[32] = "-";
+  if (hertzian) {
+    std::snprintf(modulus, sizeof modulus, "%.4g", law.effective_modulus);
+    std::snprintf(alpha, sizeof alpha, "%.3g", law.dissipation);
+  }
+  std::printf("%-26s %10s %7s %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), modulus, alpha,
+              t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
               t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
 }
 

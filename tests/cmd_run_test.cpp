@@ -89,18 +89,22 @@ TEST(RunCommand, GzipTracesHoldTheSameNumbersInFewerBytes) {
 TEST(RunCommand, SummaryShowsTheDissipationOfEveryKindOfScenario) {
   const fs::path out = fresh_directory("alpha");
   const auto r = test::run_dropsim("run " + test::source_path("scenarios/paper/giraffe_alpha-unscaled.json") + " " +
-                                   test::source_path("scenarios/modes/quadruped_two_limbs.json") + " -o " +
+                                   test::source_path("scenarios/modes/quadruped_two_limbs.json") + " " +
+                                   test::source_path("scenarios/modes/particle_on_wall.json") + " -o " +
                                    out.string());
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  std::map<std::string, std::string> alpha;  // name -> the alpha column as printed
+  std::map<std::string, std::string> modulus, alpha;  // name -> the E* and alpha columns as printed
   std::istringstream rows(r.output);
   for (std::string line; std::getline(rows, line);) {
     std::istringstream fields(line);
-    std::string name, modulus, a;
-    if (fields >> name >> modulus >> a) alpha[name] = a;
+    std::string name, m, a;
+    if (fields >> name >> m >> a) modulus[name] = m, alpha[name] = a;
   }
   EXPECT_EQ(alpha["giraffe_alpha-unscaled"], "2") << r.output;  // PHYSICS.md: unscaled alpha is 2 s/m
   EXPECT_EQ(alpha["quadruped_two_limbs"], "1") << r.output;     // its contacts' "dissipation": 1.0
+  // A linear spring has no E* and no alpha: a dash, not a 0 that reads as a value.
+  EXPECT_EQ(modulus["particle_on_wall"], "-") << r.output;
+  EXPECT_EQ(alpha["particle_on_wall"], "-") << r.output;
   fs::remove_all(out);
 }
 
