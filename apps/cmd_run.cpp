@@ -41,9 +41,8 @@ void print_summary(const io::Scenario& s, const Trace& t) {
   // Multi-contact scenarios show their first contact's law.
   const ContactLaw& law = s.multibody ? s.multibody->contacts.front().law : s.drop.law;
   // Linear springs have neither a modulus nor a Hunt–Crossley alpha: "-", not a 0 that reads as a value.
-  const bool hertzian = law.kind != ContactLawKind::linear && law.kind != ContactLawKind::linear_damped;
   char modulus[32] = "-", alpha[32] = "-";
-  if (hertzian) {
+  if (hertz_family(law.kind)) {
     std::snprintf(modulus, sizeof modulus, "%.4g", law.effective_modulus);
     std::snprintf(alpha, sizeof alpha, "%.3g", law.dissipation);
   }

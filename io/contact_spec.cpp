@@ -21,8 +21,6 @@ std::optional<ContactLawKind> law_from_string(const std::string& name) {
   return std::nullopt;
 }
 
-bool hertz_family(ContactLawKind k) { return k != ContactLawKind::linear && k != ContactLawKind::linear_damped; }
-
 // `restitution` and `impact_speed`: the target cr and the v- it refers to; the
 // law's chi follows (sim/restitution.hpp) and is held as alpha = chi / 1.5.
 void parse_restitution(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {

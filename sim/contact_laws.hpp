@@ -99,10 +99,14 @@ struct ContactLaw {
   double impact_speed = 0.0;       // m/s, the v- that target refers to
 };
 
+// Laws built on Hertz (E* and radius, an alpha); the others are linear springs (stiffness in N/m).
+inline bool hertz_family(ContactLawKind kind) {
+  return kind != ContactLawKind::linear && kind != ContactLawKind::linear_damped;
+}
+
 // Laws whose force is max(Fe (1 + 1.5 alpha xdot), 0) with Hertz Fe (hertz: alpha = 0).
 inline bool hunt_crossley_form(ContactLawKind kind) {
-  return kind != ContactLawKind::linear && kind != ContactLawKind::linear_damped &&
-         kind != ContactLawKind::smooth_hunt_crossley;
+  return hertz_family(kind) && kind != ContactLawKind::smooth_hunt_crossley;
 }
 
 // A Hunt–Crossley-form law's force from its Hertz elastic force (hertz: undamped).
