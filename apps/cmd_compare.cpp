@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
-#include "io/hdf5_reader.hpp"
-#include "io/input_error.hpp"
-#include "sim/trace_compare.hpp"
+#include "dropsim/io/hdf5_reader.hpp"
+#include "dropsim/io/input_error.hpp"
+#include "dropsim/sim/trace_compare.hpp"
 
 namespace dropsim::app {
 

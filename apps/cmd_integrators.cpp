@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
-#include "integrators/stability.hpp"
+#include "dropsim/integrators/stability.hpp"
 
 namespace dropsim::app {
 

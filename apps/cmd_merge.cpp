@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "apps/commands.hpp"
-#include "io/sweep.hpp"
+#include "dropsim/io/sweep.hpp"
 
 namespace dropsim::app {
 

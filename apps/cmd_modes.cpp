@@ -6,10 +6,10 @@
 #include <numbers>
 
 #include "apps/commands.hpp"
-#include "io/scenario.hpp"
-#include "sim/equilibrium.hpp"
-#include "sim/modes.hpp"
-#include "sim/modes_verify.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/modes.hpp"
+#include "dropsim/sim/modes_verify.hpp"
 
 namespace dropsim::app {
 
@@ -137,7 +137,7 @@ void print_text(const MultibodyModel& model, const io::Scenario& s, const Equili
 
 int run_modes(const ModesOptions& o) {
   const io::Scenario s = io::load_scenario(o.file);
-  const MultibodyModel model = s.multibody ? *s.multibody : multibody_from_drop(s.drop);
+  const MultibodyModel model = s.multibody() ? *s.multibody() : multibody_from_drop(s.drop());
   const bool at_equilibrium = s.modes_at == "equilibrium";
   Equilibrium eq;
   Eigen::VectorXd x = model.initial_state();

@@ -9,13 +9,13 @@
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
-#include "io/atomic_file.hpp"
-#include "io/hdf5_trace.hpp"
-#include "io/io_error.hpp"
-#include "io/run_budget.hpp"
-#include "io/scenario.hpp"
-#include "io/sto_writer.hpp"
-#include "sim/multibody_simulate.hpp"
+#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/hdf5_trace.hpp"
+#include "dropsim/io/io_error.hpp"
+#include "dropsim/io/run_budget.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/io/sto_writer.hpp"
+#include "dropsim/sim/run.hpp"
 
 namespace dropsim::app {
 
@@ -39,7 +39,7 @@ void print_summary(const io::Scenario& s, const Trace& t) {
   const std::size_t peak = t.peak_index();
   const bool ok = t.stats.status != integrators::Status::diverged;
   // Multi-contact scenarios show their first contact's law.
-  const ContactLaw& law = s.multibody ? s.multibody->contacts.front().law : s.drop.law;
+  const ContactLaw& law = s.multibody() ? s.multibody()->contacts.front().law : s.drop().law;
   // Linear springs have neither a modulus nor a Hunt–Crossley alpha: "-", not a 0 that reads as a value.
   char modulus[32] = "-", alpha[32] = "-";
   if (hertz_family(law.kind)) {
@@ -49,6 +49,9 @@ void print_summary(const io::Scenario& s, const Trace& t) {
   std::printf("%-26s %10s %7s %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), modulus, alpha,
               t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
               t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
+  if (t.stats.newton_failures > 0)
+    std::fprintf(stderr, "dropsim: %s: warning: %ld implicit solves stopped unconverged at their iteration cap"
+                         " (a smaller step converges)\n", s.file.c_str(), t.stats.newton_failures);
 }
 
 // Status, time, reason and the last finite state, as the file's attributes hold them.
@@ -92,7 +95,7 @@ int run_all(const RunOptions& o) {
   auto worker = [&] {
     for (std::size_t i; (i = next++) < scenarios.size();) {
       const auto& s = scenarios[i];
-      outcomes[i].trace = s.multibody ? simulate(*s.multibody, s.run) : simulate(s.drop, s.run);
+      outcomes[i].trace = simulate(s.model, s.run);
       try {
         io::write_trace_hdf5(output_path(s), s, outcomes[i].trace);
         if (o.sto)

@@ -8,9 +8,10 @@
 #include <sstream>
 
 #include "apps/commands.hpp"
-#include "io/force_curve_hdf5.hpp"
-#include "io/scenario.hpp"
-#include "sim/contact_design.hpp"
+#include "dropsim/io/osim_writer.hpp"
+#include "dropsim/io/force_curve_hdf5.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/contact_design.hpp"
 
 namespace dropsim::app {
 
@@ -69,18 +70,22 @@ ContactParameters reference(const ScaleOptions& o, double& gravity) {
   ContactParameters p;
   if (!o.from_file.empty()) {
     const io::Scenario s = io::load_scenario(o.from_file);
+    if (s.multibody())
+      throw io::InputError(o.from_file, "/bodies", "dropsim scale --from needs a drop-form scenario (\"drop\" and "
+                                                    "\"contact\"), not the multi-contact form");
     const nlohmann::json& c = s.resolved["contact"];
     if (!c.contains("combining"))
       throw io::InputError(o.from_file, "/contact/law", "dropsim scale needs a Hertz-family law (got " +
                                                             c["law"].get<std::string>() + ")");
-    p.support = {s.drop.mass, s.drop.spheres, s.drop.law.radius};
+    const DropModel& drop = s.drop();
+    p.support = {drop.mass, drop.spheres, drop.law.radius};
     p.stiffness = c["stiffness"].get<double>();
     p.combining = *combining_rule_from_string(c["combining"].get<std::string>());
-    p.dissipation = s.drop.law.dissipation;
-    p.cf = s.drop.law.cf;
-    p.bd = s.drop.law.bd;
-    p.bv = s.drop.law.bv;
-    gravity = s.drop.gravity;
+    p.dissipation = drop.law.dissipation;
+    p.cf = drop.law.cf;
+    p.bd = drop.law.bd;
+    p.bv = drop.law.bv;
+    gravity = drop.gravity;
   }
   const bool file = !o.from_file.empty();
   if (!file || o.from_mass) p.support.mass = positive(o.from_mass, "--from-mass", "the reference model's mass (kg)");
@@ -119,64 +124,6 @@ nlohmann::json to_json(const ContactDescription& d) {
           {"cf_relative", d.cf_relative},
           {"bd_width", d.bd_width},
           {"bv_hat", d.bv_hat}};
-}
-
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-// OpenSim 4 XML: the contact geometry (a ground half space whose normal is +y,
-// one sphere per contact on a body "/bodyset/body", spaced along x) and, per
-// sphere, a HuntCrossleyForce and a SmoothSphereHalfSpaceForce carrying the
-// values. Use one kind of force, not both: together they double the contact.
-std::string osim_xml(const ContactDescription& d) {
-  const ContactParameters& p = d.parameters;
-  std::ostringstream x;
-  x << "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n"
-    << "<!-- dropsim scale: M = " << num(p.support.mass) << " kg on " << p.support.spheres
-    << " spheres of R = " << num(p.support.radius) << " m; xh at rest = " << num(d.indentation_relative)
-    << ". Keep either the HuntCrossleyForce or the SmoothSphereHalfSpaceForce elements, not both. -->\n"
-    << "<OpenSimDocument Version=\"40000\">\n  <Model name=\"dropsim_scaled_contact\">\n"
-    << "    <ContactGeometrySet name=\"contactgeometryset\">\n      <objects>\n"
-    << "        <ContactHalfSpace name=\"ground_contact\">\n"
-    << "          <socket_frame>/ground</socket_frame>\n          <location>0 0 0</location>\n"
-    << "          <orientation>0 0 -1.5707963267948966</orientation>\n        </ContactHalfSpace>\n";
-  for (int i = 1; i <= p.support.spheres; ++i)
-    x << "        <ContactSphere name=\"sphere_" << i << "\">\n"
-      << "          <socket_frame>/bodyset/body</socket_frame>\n"
-      << "          <location>" << num(3.0 * (i - 1) * p.support.radius) << " 0 0</location>\n"
-      << "          <orientation>0 0 0</orientation>\n"
-      << "          <radius>" << num(p.support.radius) << "</radius>\n        </ContactSphere>\n";
-  x << "      </objects>\n      <groups />\n    </ContactGeometrySet>\n"
-    << "    <ForceSet name=\"forceset\">\n      <objects>\n";
-  for (int i = 1; i <= p.support.spheres; ++i)
-    x << "        <HuntCrossleyForce name=\"contact_" << i << "\">\n"
-      << "          <HuntCrossleyForce::ContactParametersSet name=\"contact_parameters\">\n"
-      << "            <objects>\n              <HuntCrossleyForce::ContactParameters>\n"
-      << "                <geometry>sphere_" << i << " ground_contact</geometry>\n"
-      << "                <stiffness>" << num(p.stiffness) << "</stiffness>\n"
-      << "                <dissipation>" << num(p.dissipation) << "</dissipation>\n"
-      << "                <static_friction>0</static_friction>\n                <dynamic_friction>0</dynamic_friction>\n"
-      << "                <viscous_friction>0</viscous_friction>\n"
-      << "              </HuntCrossleyForce::ContactParameters>\n            </objects>\n            <groups />\n"
-      << "          </HuntCrossleyForce::ContactParametersSet>\n"
-      << "          <transition_velocity>0.01</transition_velocity>\n        </HuntCrossleyForce>\n";
-  for (int i = 1; i <= p.support.spheres; ++i)
-    x << "        <SmoothSphereHalfSpaceForce name=\"smooth_contact_" << i << "\">\n"
-      << "          <socket_sphere>/contactgeometryset/sphere_" << i << "</socket_sphere>\n"
-      << "          <socket_half_space>/contactgeometryset/ground_contact</socket_half_space>\n"
-      << "          <stiffness>" << num(p.stiffness) << "</stiffness>\n"
-      << "          <dissipation>" << num(p.dissipation) << "</dissipation>\n"
-      << "          <static_friction>0</static_friction>\n          <dynamic_friction>0</dynamic_friction>\n"
-      << "          <viscous_friction>0</viscous_friction>\n          <transition_velocity>0.01</transition_velocity>\n"
-      << "          <constant_contact_force>" << num(p.cf) << "</constant_contact_force>\n"
-      << "          <hertz_smoothing>" << num(p.bd) << "</hertz_smoothing>\n"
-      << "          <hunt_crossley_smoothing>" << num(p.bv) << "</hunt_crossley_smoothing>\n"
-      << "        </SmoothSphereHalfSpaceForce>\n";
-  x << "      </objects>\n      <groups />\n    </ForceSet>\n  </Model>\n</OpenSimDocument>\n";
-  return x.str();
 }
 
 void print_text(const ContactDescription& d, const nlohmann::json& extra) {
@@ -238,7 +185,7 @@ int run_scale(const ScaleOptions& o) {
     j.update(extra);
     std::cout << j.dump(2) << "\n";
   } else if (o.osim) {
-    std::cout << osim_xml(d);
+    std::cout << io::osim_contact_xml(d);
   } else {
     print_text(d, extra);
   }

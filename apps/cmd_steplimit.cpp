@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
-#include "io/scenario.hpp"
-#include "sim/steplimit.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/steplimit.hpp"
 
 namespace dropsim::app {
 
@@ -37,7 +37,7 @@ int multibody_step_limits(const StepLimitCommand& o, const io::Scenario& s,
   if (!o.json)
     std::printf("%-20s %14s %14s %9s\n", "integrator", "predicted_s", "measured_s", "meas/pred");
   for (const auto m : chosen) {
-    const StepLimitReport r = multibody_step_limit(*s.multibody, s.run, m);
+    const StepLimitReport r = multibody_step_limit(*s.multibody(), s.run, m);
     rows.push_back({{"name", integrators::info(m).name},
                     {"predicted_step", number_or_null(r.predicted_step)},
                     {"predicted_step_peak", nullptr},
@@ -76,11 +76,12 @@ int step_limits(const StepLimitCommand& o) {
     throw io::InputError("--integrator", "", "unknown integrator \"" + o.integrator + "\"");
   }
 
-  if (s.multibody) return multibody_step_limits(o, s, chosen);
+  if (s.multibody()) return multibody_step_limits(o, s, chosen);
 
-  const double x_eq = equilibrium_indentation(s.drop);
-  const double x_peak = peak_indentation(s.drop, s.run);
-  const auto eq = linearize_drop(s.drop, x_eq), peak = linearize_drop(s.drop, x_peak);
+  const DropModel& drop = s.drop();
+  const double x_eq = equilibrium_indentation(drop);
+  const double x_peak = peak_indentation(drop, s.run);
+  const auto eq = linearize_drop(drop, x_eq), peak = linearize_drop(drop, x_peak);
   const double omega_eq = std::sqrt(-eq.matrix()(1, 0)), omega_peak = std::sqrt(-peak.matrix()(1, 0));
   const double zeta_eq = -eq.matrix()(1, 1) / (2.0 * omega_eq);
 
@@ -92,7 +93,7 @@ int step_limits(const StepLimitCommand& o) {
                 "meas/pred", "bracketed by");
   }
   for (const auto m : chosen) {
-    const StepLimitReport r = drop_step_limit(s.drop, s.run, m, x_peak);
+    const StepLimitReport r = drop_step_limit(drop, s.run, m, x_peak);
     const bool stable = r.measured_step > 0.0;
     const double lo = std::min(r.predicted_step, r.predicted_step_peak);
     const double hi = std::max(r.predicted_step, r.predicted_step_peak);

@@ -10,10 +10,10 @@
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
-#include "io/atomic_file.hpp"
-#include "io/json_reader.hpp"
+#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/json_reader.hpp"
 #include "apps/sweep_ranks.hpp"
-#include "io/sweep.hpp"
+#include "dropsim/io/sweep.hpp"
 
 namespace dropsim::app {
 

@@ -6,8 +6,9 @@
 
 namespace dropsim::app {
 
-// Exit statuses (INTERFACE.md): 0 ok, 1 a check failed or a run diverged, 2 bad input or I/O.
-enum ExitCode : int { exit_ok = 0, exit_check_failed = 1, exit_bad_input = 2 };
+// Exit statuses (docs/interface.md#exit-status): 0 ok, 1 a check failed or a run
+// diverged, 2 bad input or an I/O failure, 3 an internal error (a bug: please report it).
+enum ExitCode : int { exit_ok = 0, exit_check_failed = 1, exit_bad_input = 2, exit_internal_error = 3 };
 
 // Each add_* registers a subcommand and sets `run` to its body when parsed.
 using Runner = std::function<int()>;

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
-#include "io/input_error.hpp"
-#include "io/io_error.hpp"
+#include "dropsim/io/input_error.hpp"
+#include "dropsim/io/io_error.hpp"
 
 int main(int argc, char** argv) {
   using namespace dropsim::app;
@@ -32,5 +32,9 @@ int main(int argc, char** argv) {
   } catch (const dropsim::io::IoError& e) {
     std::cerr << "dropsim: " << e.what() << "\n";
     return exit_bad_input;
+  } catch (const std::exception& e) {
+    // Anything else is dropsim's own fault, not the input's: one sentence, its own status.
+    std::cerr << "dropsim: internal error: " << e.what() << "\n";
+    return exit_internal_error;
   }
 }

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "io/sweep.hpp"
+#include "dropsim/io/sweep.hpp"
 
 namespace dropsim::app {
 

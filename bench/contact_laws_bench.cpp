@@ -1,8 +1,8 @@
 // Cost of one contact_response per law: the smoothed law pays for its exact potential (quadrature).
 #include <benchmark/benchmark.h>
 
-#include "sim/contact_laws.hpp"
-#include "sim/restitution.hpp"
+#include "dropsim/sim/contact_laws.hpp"
+#include "dropsim/sim/restitution.hpp"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include <cmath>
 #include <string>
 
-#include "integrators/stability.hpp"
-#include "io/scenario.hpp"
-#include "sim/simulate.hpp"
+#include "dropsim/integrators/stability.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/simulate.hpp"
 
 namespace {
 
@@ -50,8 +50,8 @@ void step_cost(benchmark::State& state, const System& system, const typename Sys
 }
 
 void BM_StepCost(benchmark::State& state) {
-  const DropSystem system(human62().drop);
-  const double r = human62().drop.law.radius;
+  const DropSystem system(human62().drop());
+  const double r = human62().drop().law.radius;
   step_cost(state, system, DropSystem::Vector(-0.3 * r, -0.3), 1e-4);
 }
 
@@ -74,7 +74,7 @@ void BM_WorkPrecision(benchmark::State& state) {
     r.integrator.method = Method::dopri5;
     r.integrator.rtol = 1e-12;
     r.output_interval = 5e-4;  // the grid the runs below sample on
-    const Trace t = simulate(human62().drop, r);
+    const Trace t = simulate(human62().drop(), r);
     return t.force_normalized[t.peak_index()];
   }();
   RunSettings run = human62().run;
@@ -83,7 +83,7 @@ void BM_WorkPrecision(benchmark::State& state) {
   run.integrator.step = 5e-4;
   run.output_interval = 5e-4;
   Trace trace;
-  for (auto _ : state) trace = simulate(human62().drop, run);
+  for (auto _ : state) trace = simulate(human62().drop(), run);
   const bool ok = trace.stats.status == integrators::Status::ok && trace.samples() > 0;
   state.counters["peak_force_error"] = ok ? std::abs(trace.force_normalized[trace.peak_index()] - reference) : -1.0;
   state.counters["steps_per_s"] =

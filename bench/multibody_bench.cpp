@@ -1,8 +1,8 @@
 // Speed of the multibody engine: right-hand sides and a whole quadruped drop.
 #include <benchmark/benchmark.h>
 
-#include "io/scenario.hpp"
-#include "sim/multibody_simulate.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/multibody_simulate.hpp"
 
 namespace {
 
@@ -14,7 +14,7 @@ const dropsim::io::Scenario& quadruped() {
 
 // One right-hand side of a free body on n Hertz spheres (the quadruped's four, repeated).
 void BM_MultibodyRhs(benchmark::State& state) {
-  dropsim::MultibodyModel m = *quadruped().multibody;
+  dropsim::MultibodyModel m = *quadruped().multibody();
   const auto base = m.contacts;
   while (m.contacts.size() < static_cast<std::size_t>(state.range(0))) m.contacts.push_back(base[m.contacts.size() % base.size()]);
   const dropsim::MultibodySystem system(m);
@@ -33,7 +33,7 @@ void BM_QuadrupedDrop(benchmark::State& state) {
   const auto& s = quadruped();
   long steps = 0;
   for (auto _ : state) {
-    const dropsim::Trace t = dropsim::simulate(*s.multibody, s.run);
+    const dropsim::Trace t = dropsim::simulate(*s.multibody(), s.run);
     steps += t.stats.steps;
     benchmark::DoNotOptimize(t.force.data());
   }

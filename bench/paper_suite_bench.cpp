@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "io/scenario.hpp"
+#include "dropsim/io/scenario.hpp"
 
 namespace {
 
@@ -22,7 +22,7 @@ void BM_PaperSuite(benchmark::State& state) {
   long steps = 0, evaluations = 0;
   for (auto _ : state) {
     for (const auto& s : scenarios) {
-      const dropsim::Trace t = dropsim::simulate(s.drop, s.run);
+      const dropsim::Trace t = dropsim::simulate(s.drop(), s.run);
       steps += t.stats.steps;
       evaluations += t.stats.rhs_evaluations;
       benchmark::DoNotOptimize(t.force.data());

@@ -22,9 +22,9 @@
 #include <thread>
 
 #include "bench/floor/floor_dopri5.hpp"
-#include "io/hdf5_trace.hpp"
-#include "io/scenario.hpp"
-#include "sim/combining.hpp"
+#include "dropsim/io/hdf5_trace.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/combining.hpp"
 #ifdef DROPSIM_HAVE_SIMBODY
 #include "bench/peers/simbody/simbody_drop.hpp"
 #endif
@@ -55,7 +55,7 @@ Suite& suite() {
       out.grids.push_back(dropsim::integrators::output_grid(0.0, sc.run.duration, sc.run.output_interval));
       dropsim::RunSettings tight = sc.run;
       tight.integrator.rtol = reference_rtol;
-      out.reference.push_back(dropsim::simulate(sc.drop, tight).force_normalized);
+      out.reference.push_back(dropsim::simulate(sc.drop(), tight).force_normalized);
       out.scenarios.push_back(std::move(sc));
     }
     return out;
@@ -72,7 +72,7 @@ double max_error(const std::vector<double>& fn, const std::vector<double>& ref) 
 }
 
 dropsim::floor::Drop floor_drop(const Scenario& s, double rtol) {
-  const auto& m = s.drop;
+  const auto& m = s.drop();
   dropsim::floor::Drop d;
   d.mass = m.mass;
   d.gravity = m.gravity;
@@ -137,7 +137,7 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         // its buffers (a fresh 0.5 MB trace per run costs page faults, not physics).
         static std::vector<dropsim::Trace> traces(s.scenarios.size());
         dropsim::Trace& t = traces[i];
-        dropsim::simulate(sc.drop, run, t);
+        dropsim::simulate(sc.drop(), run, t);
         if (c.family == Family::dropsim_hdf5)
           dropsim::io::write_trace_hdf5((h5_dir / (sc.name + ".h5")).string(), sc, t);
         benchmark::DoNotOptimize(t.force.data());
@@ -165,7 +165,7 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         // Always with reports on the output grid, as OpenSim's reporters run:
         // Simbody ends steps on report times, so timing it without them would
         // time a different (less accurate) run than the one whose error is shown.
-        auto r = dropsim::peers::simbody_drop(sc.drop, s.grids[i], which, c.tolerance, true);
+        auto r = dropsim::peers::simbody_drop(sc.drop(), s.grids[i], which, c.tolerance, true);
         o.steps += r.steps;
         o.rhs += r.realizations;
         if (!r.ok) r.force_normalized.clear();

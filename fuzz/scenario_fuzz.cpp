@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "io/input_error.hpp"
-#include "io/run_budget.hpp"
-#include "io/scenario.hpp"
+#include "dropsim/io/input_error.hpp"
+#include "dropsim/io/run_budget.hpp"
+#include "dropsim/io/scenario.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -21,8 +21,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "integrators/embedded.hpp"
-#include "integrators/system.hpp"
+#include "dropsim/integrators/embedded.hpp"
+#include "dropsim/integrators/system.hpp"
 
 namespace dropsim::integrators {
 

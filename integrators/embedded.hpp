@@ -16,8 +16,8 @@
 #include <boost/numeric/odeint/stepper/modified_midpoint.hpp>
 #include <boost/numeric/odeint/stepper/rosenbrock4.hpp>
 
-#include "integrators/odeint.hpp"
-#include "integrators/system.hpp"
+#include "dropsim/integrators/odeint.hpp"
+#include "dropsim/integrators/system.hpp"
 
 namespace dropsim::integrators {
 
@@ -57,11 +57,15 @@ class EmbeddedPairBase {
   }
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
-    Vector d = x, out = x, dout = x, err = x;
+    Vector &d = step_work_[0], &out = step_work_[1], &dout = step_work_[2], &err = step_work_[3];
+    d = out = dout = err = x;  // sized by the first step only
     sys(x, d, t);
     static_cast<Derived*>(this)->do_step(sys, x, d, t, out, dout, h, err);
     x = out;
   }
+
+ private:
+  std::array<Vector, 4> step_work_;  // the fixed-step form's derivative, result, its derivative, error
 };
 
 // Dormand–Prince 5(4), Boost.Odeint's: FSAL, its fourth-order dense output.
@@ -216,14 +220,15 @@ class BulirschStoerPair : public EmbeddedPairBase<BulirschStoerPair<Vector>, Vec
   // Fills table_[k] with the diagonal T_{levels-1,k}; keeps T_{levels-1,levels-2}... as previous_diagonal_.
   template <class Sys>
   void extrapolate(const Sys& sys, const Vector& x, const Vector& dxdt, double t, double h) {
+    Vector &row = row_, &next = next_;  // members: a step allocates nothing
     for (int j = 0; j < levels; ++j) {
       midpoint_.set_steps(sequence[j]);
-      Vector row = x;
+      row = x;
       midpoint_.do_step(sys, x, dxdt, t, row, h);
       // Aitken–Neville in h^2: T_{j,k} = T_{j,k-1} + (T_{j,k-1} - T_{j-1,k-1}) / ((n_j / n_{j-k})^2 - 1).
       for (int k = 1; k <= j; ++k) {
         const double ratio = static_cast<double>(sequence[j]) / sequence[j - k];
-        Vector next = row + (row - table_[k - 1]) / (ratio * ratio - 1.0);
+        next = row + (row - table_[k - 1]) / (ratio * ratio - 1.0);
         table_[k - 1] = row;
         row = next;
       }
@@ -234,7 +239,7 @@ class BulirschStoerPair : public EmbeddedPairBase<BulirschStoerPair<Vector>, Vec
 
   odeint::modified_midpoint<Vector, double, Vector, double, odeint::vector_space_algebra> midpoint_;
   std::array<Vector, levels> table_;
-  Vector previous_diagonal_;
+  Vector previous_diagonal_, row_, next_;
 };
 
 // Rosenbrock 4(3) (Shampine's), Boost.Odeint's algorithm and coefficients on
@@ -251,32 +256,48 @@ class Rosenbrock4Pair : public EmbeddedPairBase<Rosenbrock4Pair<Vector>, Vector>
                double h, Vector& x_err) {
     const auto& c = coef_;
     const auto n = x.size();
-    matrix_of<Sys> jac(n, n);
+    // Members, sized by the first step: a step allocates nothing.
+    auto &jac = jacobian_, &f = f_, &xs = xs_;
+    auto &g1 = g_[0], &g2 = g_[1], &g3 = g_[2], &g4 = g_[3], &g5 = g_[4], &rhs = rhs_;
+    jac.resize(n, n);
     sys.system->jacobian(x, t, jac);
-    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(Eigen::MatrixXd::Identity(n, n) / (c.gamma * h) -
-                                                  Eigen::MatrixXd(jac));
-    Vector f = dxdt, xs = x;
-    const Eigen::VectorXd g1 = lu.solve(Eigen::VectorXd(dxdt));
+    lhs_ = Eigen::MatrixXd::Identity(n, n) / (c.gamma * h) - jac;
+    lu_.compute(lhs_);
+    f = dxdt;
+    xs = x;
+    rhs = dxdt;
+    g1 = lu_.solve(rhs);
     xs = x + c.a21 * g1;
     sys(xs, f, t + c.c2 * h);
-    const Eigen::VectorXd g2 = lu.solve(Eigen::VectorXd(f + (c.c21 / h) * g1));
+    rhs = f + (c.c21 / h) * g1;
+    g2 = lu_.solve(rhs);
     xs = x + c.a31 * g1 + c.a32 * g2;
     sys(xs, f, t + c.c3 * h);
-    const Eigen::VectorXd g3 = lu.solve(Eigen::VectorXd(f + (c.c31 * g1 + c.c32 * g2) / h));
+    rhs = f + (c.c31 * g1 + c.c32 * g2) / h;
+    g3 = lu_.solve(rhs);
     xs = x + c.a41 * g1 + c.a42 * g2 + c.a43 * g3;
     sys(xs, f, t + c.c4 * h);
-    const Eigen::VectorXd g4 = lu.solve(Eigen::VectorXd(f + (c.c41 * g1 + c.c42 * g2 + c.c43 * g3) / h));
+    rhs = f + (c.c41 * g1 + c.c42 * g2 + c.c43 * g3) / h;
+    g4 = lu_.solve(rhs);
     xs = x + c.a51 * g1 + c.a52 * g2 + c.a53 * g3 + c.a54 * g4;
     sys(xs, f, t + h);
-    const Eigen::VectorXd g5 = lu.solve(Eigen::VectorXd(f + (c.c51 * g1 + c.c52 * g2 + c.c53 * g3 + c.c54 * g4) / h));
+    rhs = f + (c.c51 * g1 + c.c52 * g2 + c.c53 * g3 + c.c54 * g4) / h;
+    g5 = lu_.solve(rhs);
     xs += g5;
     sys(xs, f, t + h);
-    x_err = lu.solve(Eigen::VectorXd(f + (c.c61 * g1 + c.c62 * g2 + c.c63 * g3 + c.c64 * g4 + c.c65 * g5) / h));
+    rhs = f + (c.c61 * g1 + c.c62 * g2 + c.c63 * g3 + c.c64 * g4 + c.c65 * g5) / h;
+    x_err = lu_.solve(rhs);
     x_new = xs + x_err;
     sys(x_new, dxdt_new, t + h);
   }
 
  private:
+  square_matrix_of<Vector> jacobian_;
+  Eigen::MatrixXd lhs_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  Vector f_, xs_;
+  std::array<Eigen::VectorXd, 5> g_;
+  Eigen::VectorXd rhs_;
   odeint::default_rosenbrock_coefficients<double> coef_;
 };
 

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <vector>
 
-#include "integrators/odeint.hpp"
-#include "integrators/system.hpp"
+#include "dropsim/integrators/odeint.hpp"
+#include "dropsim/integrators/system.hpp"
 
 namespace dropsim::integrators {
 
@@ -20,17 +20,37 @@ inline long steps_in(double a, double b, double h) {
   return std::max(1L, static_cast<long>(std::ceil((b - a) / h * (1.0 - 1e-12))));
 }
 
+// The Newton failures a stepper has counted so far (0 for methods without Newton).
+template <class Stepper>
+long newton_failures_of(const Stepper& stepper) {
+  if constexpr (requires { stepper.newton_failures(); }) return stepper.newton_failures();
+  else return 0;
+}
+
+template <class System, class Stepper, class Observer>
+void run_fixed(Stepper& stepper, const System& system, typename System::Vector& x, const std::vector<double>& grid,
+               double h, Observer&& observer, IntegrationStats& stats);
+
 template <class System, class Stepper, class Observer>
 IntegrationStats integrate_fixed(Stepper& stepper, const System& system, typename System::Vector& x,
                                  const std::vector<double>& grid, double h, Observer&& observer) {
   IntegrationStats stats;
+  const long failures_before = newton_failures_of(stepper);
+  run_fixed(stepper, system, x, grid, h, observer, stats);
+  stats.newton_failures = newton_failures_of(stepper) - failures_before;
+  return stats;
+}
+
+template <class System, class Stepper, class Observer>
+void run_fixed(Stepper& stepper, const System& system, typename System::Vector& x, const std::vector<double>& grid,
+               double h, Observer&& observer, IntegrationStats& stats) {
   const CountingSystem<System> sys{&system, &stats.rhs_evaluations};
   stepper.reset();
   double t = grid.front();
   if (!observer(x, t)) {
     stats.status = Status::stopped;
     stats.reason = "stopped by observer";
-    return stats;
+    return;
   }
   for (std::size_t k = 1; k < grid.size(); ++k) {
     const long n = steps_in(grid[k - 1], grid[k], h);
@@ -44,7 +64,7 @@ IntegrationStats integrate_fixed(Stepper& stepper, const System& system, typenam
         stats.status = Status::diverged;
         stats.end_time = t;
         stats.reason = "non-finite state";
-        return stats;
+        return;
       }
     }
     t = grid[k];
@@ -52,11 +72,10 @@ IntegrationStats integrate_fixed(Stepper& stepper, const System& system, typenam
       stats.status = Status::stopped;
       stats.end_time = t;
       stats.reason = "stopped by observer";
-      return stats;
+      return;
     }
   }
   stats.end_time = t;
-  return stats;
 }
 
 // Any Boost.Odeint explicit stepper as a FixedStepper.

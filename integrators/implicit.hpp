@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "integrators/system.hpp"
+#include "dropsim/integrators/system.hpp"
 
 namespace dropsim::integrators {
 
@@ -20,28 +20,61 @@ namespace dropsim::integrators {
 inline constexpr double newton_tolerance = 1e-13;
 inline constexpr int newton_max_iterations = 25;
 
+// Scratch space of a stepper's Newton solves: sized by the first step, reused
+// by every later one, so that a step allocates nothing. `failures` counts the
+// solves that reached their iteration cap unconverged (IntegrationStats reports it).
+template <class Matrix>
+struct NewtonWorkspace {
+  Matrix jacobian;
+  Eigen::MatrixXd lhs;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  Eigen::VectorXd residual, update, guess;
+  long failures = 0;
+
+  // n: state size, m: unknowns of the solve.
+  void resize(Eigen::Index n, Eigen::Index m) {
+    if (residual.size() == m && jacobian.rows() == n) return;
+    jacobian.resize(n, n);
+    lhs.resize(m, m);
+    residual.resize(m);
+    update.resize(m);
+    guess.resize(m);
+  }
+  // update <- lhs^-1 residual
+  void solve() {
+    lu.compute(lhs);
+    update = lu.solve(residual);
+  }
+};
+
 // Backward Euler: x[n+1] = x[n] + h f(x[n+1]). First order, L-stable.
 template <class Vector>
 class ImplicitEuler {
  public:
   static constexpr int order = 1;
   void reset() {}
+  long newton_failures() const { return work_.failures; }
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
     const auto n = x.size();
+    auto& w = work_;
+    w.resize(n, n);
     x0_ = x;
     f_ = x;
-    matrix_of<Sys> jac(n, n);
     sys(x, f_, t + h);
     x = x0_ + h * f_;  // explicit predictor
-    for (int it = 0; it < newton_max_iterations; ++it) {
+    for (int it = 0;; ++it) {
       sys(x, f_, t + h);
-      sys.system->jacobian(x, t + h, jac);
-      const Eigen::VectorXd r = x - x0_ - h * f_;
-      const Eigen::MatrixXd drdx = Eigen::MatrixXd::Identity(n, n) - h * Eigen::MatrixXd(jac);
-      const Eigen::VectorXd dx = drdx.partialPivLu().solve(r);
-      x -= dx;
-      if (converged(dx, x0_, x)) break;
+      sys.system->jacobian(x, t + h, w.jacobian);
+      w.residual = x - x0_ - h * f_;
+      w.lhs = Eigen::MatrixXd::Identity(n, n) - h * w.jacobian;
+      w.solve();
+      x -= w.update;
+      if (converged(w.update, x0_, x)) break;
+      if (it + 1 == newton_max_iterations) {
+        ++w.failures;
+        break;
+      }
     }
   }
 
@@ -54,6 +87,7 @@ class ImplicitEuler {
     return true;
   }
   Vector x0_, f_;
+  NewtonWorkspace<square_matrix_of<Vector>> work_;
 };
 
 // Newmark, average acceleration (beta = 1/4, gamma = 1/2), unknown a[n+1]:
@@ -66,11 +100,14 @@ class Newmark {
  public:
   static constexpr int order = 2;
   void reset() { have_a_ = false; }
+  long newton_failures() const { return work_.failures; }
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
     const auto n = x.size();
     const auto nq = sys.system->num_positions();
     const auto nu = n - nq;
+    auto& w = work_;
+    w.resize(n, nu);
     f_ = x;
     if (!have_a_) {
       sys(x, f_, t);
@@ -78,22 +115,26 @@ class Newmark {
       have_a_ = true;
     }
     x0_ = x;
-    Eigen::VectorXd a1 = a0_;  // predictor: constant acceleration
-    matrix_of<Sys> jac(n, n);
-    for (int it = 0; it < newton_max_iterations; ++it) {
+    Eigen::VectorXd& a1 = w.guess;
+    a1 = a0_;  // predictor: constant acceleration
+    for (int it = 0;; ++it) {
       place(sys, x, a1, h);
       sys(x, f_, t + h);
-      const Eigen::VectorXd r = a1 - f_.tail(nu);
-      sys.system->jacobian(x, t + h, jac);
+      w.residual = a1 - f_.tail(nu);
+      sys.system->jacobian(x, t + h, w.jacobian);
       // dr/da1 = I - da/dq (h^2/4) N - da/du (h/2), N = dqdot/du.
-      const Eigen::MatrixXd drda = Eigen::MatrixXd::Identity(nu, nu) -
-                                   (0.25 * h * h) * jac.bottomLeftCorner(nu, nq) * jac.topRightCorner(nq, nu) -
-                                   (0.5 * h) * jac.bottomRightCorner(nu, nu);
-      const Eigen::VectorXd da = drda.partialPivLu().solve(r);
-      a1 -= da;
+      const auto& jac = w.jacobian;
+      w.lhs.noalias() = (0.25 * h * h) * jac.bottomLeftCorner(nu, nq) * jac.topRightCorner(nq, nu);
+      w.lhs = Eigen::MatrixXd::Identity(nu, nu) - w.lhs - (0.5 * h) * jac.bottomRightCorner(nu, nu);
+      w.solve();
+      a1 -= w.update;
       double scale = 0.0;
       for (Eigen::Index i = 0; i < nu; ++i) scale = std::max({scale, std::abs(a1[i]), std::abs(a0_[i])});
-      if (!(da.cwiseAbs().maxCoeff() > newton_tolerance * scale)) break;
+      if (!(w.update.cwiseAbs().maxCoeff() > newton_tolerance * scale)) break;
+      if (it + 1 == newton_max_iterations) {
+        ++w.failures;
+        break;
+      }
     }
     place(sys, x, a1, h);
     a0_ = a1;
@@ -115,6 +156,7 @@ class Newmark {
   bool have_a_ = false;
   Vector x0_, f_;
   Eigen::VectorXd a0_;
+  NewtonWorkspace<square_matrix_of<Vector>> work_;
 };
 
 }  // namespace dropsim::integrators

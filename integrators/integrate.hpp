@@ -2,11 +2,11 @@
 // Dispatch happens once per run; the inner loops are fully typed.
 #pragma once
 
-#include "integrators/adaptive.hpp"
-#include "integrators/fixed_step.hpp"
-#include "integrators/implicit.hpp"
-#include "integrators/registry.hpp"
-#include "integrators/symplectic.hpp"
+#include "dropsim/integrators/adaptive.hpp"
+#include "dropsim/integrators/fixed_step.hpp"
+#include "dropsim/integrators/implicit.hpp"
+#include "dropsim/integrators/registry.hpp"
+#include "dropsim/integrators/symplectic.hpp"
 
 namespace dropsim::integrators {
 
@@ -39,8 +39,7 @@ decltype(auto) visit_one_step(Method method, Visitor&& visit) {
     case Method::newmark: { Newmark<Vector> s; return visit(s); }
     case Method::mclachlan_sb3a: { McLachlanSB3A<Vector> s; return visit(s); }
   }
-  ForwardEuler<Vector> s;  // unreachable: every Method is listed above
-  return visit(s);
+  throw std::invalid_argument(std::string("no stepper for integrator ") + std::string(info(method).name));
 }
 
 // Calls visit(pair) with the embedded pair of an adaptive method.
@@ -51,12 +50,13 @@ decltype(auto) visit_pair(Method method, Visitor&& visit) {
     case Method::fehlberg78: { Fehlberg78Pair<Vector> s; return visit(s); }
     case Method::bulirsch_stoer: { BulirschStoerPair<Vector> s; return visit(s); }
     case Method::rosenbrock4: { Rosenbrock4Pair<Vector> s; return visit(s); }
+    case Method::dopri5: { Dopri5Pair<Vector> s; return visit(s); }
     default: break;
   }
-  Dopri5Pair<Vector> s;
-  return visit(s);
+  throw std::invalid_argument(std::string(info(method).name) + " has no error-controlled form");
 }
 
+// Throws std::invalid_argument when settings.method names no registered method.
 template <class System, class Observer>
 IntegrationStats integrate(const Settings& settings, const System& system, typename System::Vector& x,
                            const std::vector<double>& grid, const typename System::Vector& atol,

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <array>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace dropsim::integrators {
@@ -56,10 +58,20 @@ inline const MethodInfo* find_method(std::string_view name) {
   return nullptr;
 }
 
+// Throws std::invalid_argument for a value that names no method (a cast from
+// an unchecked integer): never a silent stand-in.
 inline const MethodInfo& info(Method method) {
   for (const auto& m : methods)
     if (m.method == method) return m;
-  return methods[0];
+  throw std::invalid_argument("no integrator has method number " + std::to_string(static_cast<int>(method)));
 }
+
+// The table lists each Method once, in declaration order: methods[i].method == Method(i).
+constexpr bool registry_in_order() {
+  for (std::size_t i = 0; i < methods.size(); ++i)
+    if (static_cast<std::size_t>(methods[i].method) != i) return false;
+  return true;
+}
+static_assert(registry_in_order(), "integrators::methods must list every Method once, in declaration order");
 
 }  // namespace dropsim::integrators

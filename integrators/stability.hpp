@@ -15,9 +15,9 @@
 #include <cmath>
 #include <limits>
 
-#include "integrators/fixed_step.hpp"
-#include "integrators/integrate.hpp"
-#include "integrators/system.hpp"
+#include "dropsim/integrators/fixed_step.hpp"
+#include "dropsim/integrators/integrate.hpp"
+#include "dropsim/integrators/system.hpp"
 
 namespace dropsim::integrators {
 

@@ -19,27 +19,37 @@
 #include <array>
 #include <cmath>
 
-#include "integrators/system.hpp"
+#include "dropsim/integrators/implicit.hpp"
+#include "dropsim/integrators/system.hpp"
 
 namespace dropsim::integrators {
 
+// Newton updates of a kick before it counts as unconverged.
+inline constexpr int kick_max_iterations = 20;
+
 // Velocity-implicit kick: with q = x.head(nq) fixed, replaces x.tail(nu) by the
 // u solving u = u0 + c a(q, u). On return f = f(x) at the solution (so f.tail is
-// a(q, u), reusable by the caller).
-template <class Sys, class Vector>
-void implicit_kick(const Sys& sys, Vector& x, const Eigen::VectorXd& u0, double c, double t, Vector& f) {
+// a(q, u), reusable by the caller). `w` is the stepper's Newton workspace.
+template <class Sys, class Vector, class Matrix>
+void implicit_kick(const Sys& sys, Vector& x, const Eigen::VectorXd& u0, double c, double t, Vector& f,
+                   NewtonWorkspace<Matrix>& w) {
   const auto nq = sys.system->num_positions();
   const auto nu = x.size() - nq;
-  matrix_of<Sys> jac(x.size(), x.size());
+  w.resize(x.size(), nu);
   sys(x, f, t);
-  for (int it = 0; it < 20; ++it) {
-    const Eigen::VectorXd r = x.tail(nu) - u0 - c * f.tail(nu);
+  for (int it = 0;; ++it) {
+    w.residual = x.tail(nu) - u0 - c * f.tail(nu);
     double scale = 0.0;
     for (Eigen::Index i = 0; i < nu; ++i) scale = std::max(scale, std::abs(u0[i]) + std::abs(c * f[nq + i]));
-    if (!(r.cwiseAbs().maxCoeff() > 1e-14 * scale)) break;  // converged (or non-finite: let the driver see it)
-    sys.system->jacobian(x, t, jac);
-    const Eigen::MatrixXd drdu = Eigen::MatrixXd::Identity(nu, nu) - c * jac.bottomRightCorner(nu, nu);
-    x.tail(nu) -= drdu.partialPivLu().solve(r);
+    if (!(w.residual.cwiseAbs().maxCoeff() > 1e-14 * scale)) break;  // converged (or non-finite: let the driver see it)
+    if (it == kick_max_iterations) {
+      ++w.failures;
+      break;
+    }
+    sys.system->jacobian(x, t, w.jacobian);
+    w.lhs = Eigen::MatrixXd::Identity(nu, nu) - c * w.jacobian.bottomRightCorner(nu, nu);
+    w.solve();
+    x.tail(nu) -= w.update;
     sys(x, f, t);
   }
 }
@@ -55,14 +65,17 @@ class SymplecticEuler {
   void step(const Sys& sys, Vector& x, double t, double h) {
     const auto nq = sys.system->num_positions();
     f_ = x;
-    const Eigen::VectorXd u0 = x.tail(x.size() - nq);
-    implicit_kick(sys, x, u0, h, t, f_);
+    u0_ = x.tail(x.size() - nq);
+    implicit_kick(sys, x, u0_, h, t, f_, work_);
     sys.system->position_rate(x, f_);
     x.head(nq) += h * f_.head(nq);
   }
+  long newton_failures() const { return work_.failures; }
 
  private:
   Vector f_;
+  Eigen::VectorXd u0_;
+  NewtonWorkspace<square_matrix_of<Vector>> work_;
 };
 
 // Velocity Verlet (Newmark beta = 0, gamma = 1/2) with the damping at the new speed:
@@ -86,13 +99,16 @@ class VelocityVerlet {
     x.tail(nu) += 0.5 * h * f_.tail(nu);
     sys.system->position_rate(x, f_);
     x.head(nq) += h * f_.head(nq);
-    const Eigen::VectorXd u_star = x.tail(nu);
-    implicit_kick(sys, x, u_star, 0.5 * h, t + h, f_);
+    u_star_ = x.tail(nu);
+    implicit_kick(sys, x, u_star_, 0.5 * h, t + h, f_, work_);
   }
+  long newton_failures() const { return work_.failures; }
 
  private:
   bool have_a_ = false;
   Vector f_;
+  Eigen::VectorXd u_star_;
+  NewtonWorkspace<square_matrix_of<Vector>> work_;
 };
 
 // McLachlan's symmetric 6-stage RKN method SB3A, fourth order (coefficients as
@@ -115,9 +131,10 @@ class McLachlanSB3A {
       if (b_[l] == 0.0) continue;
       // RK4 on u' = a(q, u), q frozen, over c = b_l h.
       const double c = b_[l] * h;
-      const Eigen::VectorXd u0 = x.tail(nu);
+      Eigen::VectorXd &u0 = u0_, &sum = sum_;  // members: a step allocates nothing
+      u0 = x.tail(nu);
       sys(x, f_, tt);
-      Eigen::VectorXd sum = f_.tail(nu);
+      sum = f_.tail(nu);
       x.tail(nu) = u0 + 0.5 * c * f_.tail(nu);
       sys(x, f_, tt);
       sum += 2.0 * f_.tail(nu);
@@ -137,6 +154,7 @@ class McLachlanSB3A {
   static constexpr std::array<double, 6> a_{a0, a1, a2, a2, a1, a0};
   static constexpr std::array<double, 6> b_{b0, b1, b2, b1, b0, 0.0};
   Vector f_;
+  Eigen::VectorXd u0_, sum_;
 };
 
 }  // namespace dropsim::integrators

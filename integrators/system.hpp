@@ -34,6 +34,7 @@ struct IntegrationStats {
   long rejected_steps = 0;
   long rhs_evaluations = 0;
   long events = 0;           // steps landed on a switching-function root
+  long newton_failures = 0;  // implicit solves stopped at their iteration cap, unconverged
   double end_time = 0.0;     // where integration stopped
   std::string reason;        // why it stopped early, if it did
 };
@@ -61,6 +62,10 @@ struct matrix_of_impl<CountingSystem<S>> {
 };
 template <class S>
 using matrix_of = typename matrix_of_impl<S>::type;
+
+// The n x n matrix of a state vector type (fixed size where the state is).
+template <class Vector>
+using square_matrix_of = Eigen::Matrix<double, Vector::RowsAtCompileTime, Vector::RowsAtCompileTime>;
 
 // The output grid: t0, t0 + interval, ..., always ending exactly at t1.
 inline std::vector<double> output_grid(double t0, double t1, double interval) {

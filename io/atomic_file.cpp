@@ -1,5 +1,5 @@
 // Atomic output files and the signal cleanup of their temporaries.
-#include "io/atomic_file.hpp"
+#include "dropsim/io/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,7 +14,7 @@
 #include <set>
 #include <thread>
 
-#include "io/io_error.hpp"
+#include "dropsim/io/io_error.hpp"
 
 namespace dropsim::io {
 

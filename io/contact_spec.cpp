@@ -1,25 +1,13 @@
 // Contact law parsing: law name, moduli and combining rule, dissipation.
-#include "io/contact_spec.hpp"
+#include "dropsim/io/contact_spec.hpp"
 
-#include "sim/combining.hpp"
-#include "sim/restitution.hpp"
-#include "sim/scaling.hpp"
+#include "dropsim/sim/combining.hpp"
+#include "dropsim/sim/restitution.hpp"
+#include "dropsim/sim/scaling.hpp"
 
 namespace dropsim::io {
 
 namespace {
-
-constexpr ContactLawKind all_laws[] = {
-    ContactLawKind::hertz,         ContactLawKind::hunt_crossley,       ContactLawKind::linear,
-    ContactLawKind::linear_damped, ContactLawKind::smooth_hunt_crossley, ContactLawKind::lankarani_nikravesh,
-    ContactLawKind::flores,        ContactLawKind::gonthier,             ContactLawKind::carvalho_martins,
-    ContactLawKind::exact_restitution};
-
-std::optional<ContactLawKind> law_from_string(const std::string& name) {
-  for (auto k : all_laws)
-    if (to_string(k) == name) return k;
-  return std::nullopt;
-}
 
 // `restitution` and `impact_speed`: the target cr and the v- it refers to; the
 // law's chi follows (sim/restitution.hpp) and is held as alpha = chi / 1.5.
@@ -35,7 +23,7 @@ void parse_restitution(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
 
 void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   const std::string law_name = r.string("law");
-  const auto kind = law_from_string(law_name);
+  const auto kind = value_in(contact_law_names, law_name);
   if (!kind)
     r.fail("law", "unknown contact law \"" + law_name + "\"; expected one of " + law_names());
   law.kind = *kind;
@@ -52,7 +40,7 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   }
   const std::string rule_name = r.optional_string("combining").value_or("sherman");
   const auto rule = combining_rule_from_string(rule_name);
-  if (!rule) r.fail("combining", "unknown combining rule \"" + rule_name + "\"; expected sherman, johnson or none");
+  if (!rule) r.fail("combining", "unknown combining rule \"" + rule_name + "\"; expected " + names_in(combining_rule_names));
   const double stiffness = r.number("stiffness", Bound::positive);
   law.effective_modulus = effective_modulus(*rule, stiffness);
   out["combining"] = rule_name;
@@ -84,11 +72,7 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   }
 }
 
-std::string law_names() {
-  std::string names;
-  for (auto k : all_laws) names += (names.empty() ? "" : ", ") + std::string(to_string(k));
-  return names;
-}
+std::string law_names() { return names_in(contact_law_names); }
 
 }  // namespace dropsim::io
 

@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/json_reader.hpp"
-#include "sim/contact_laws.hpp"
+#include "dropsim/io/json_reader.hpp"
+#include "dropsim/sim/contact_laws.hpp"
 
 namespace dropsim::io {
 

@@ -1,11 +1,11 @@
 // Figure C.4 curves through the HDF5 Lite API (small, uncompressed 1-D datasets).
-#include "io/force_curve_hdf5.hpp"
+#include "dropsim/io/force_curve_hdf5.hpp"
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
 
-#include "io/atomic_file.hpp"
-#include "io/io_error.hpp"
+#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/io_error.hpp"
 
 namespace dropsim::io {
 

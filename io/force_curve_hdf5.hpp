@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim/contact_design.hpp"
+#include "dropsim/sim/contact_design.hpp"
 
 namespace dropsim::io {
 

@@ -1,5 +1,5 @@
 // HDF5 trace reader: dataset lookup, column selection and the `units` attribute, with errors users can act on.
-#include "io/hdf5_reader.hpp"
+#include "dropsim/io/hdf5_reader.hpp"
 
 #include <H5Cpp.h>
 
@@ -7,7 +7,7 @@
 #include <optional>
 #include <regex>
 
-#include "io/input_error.hpp"
+#include "dropsim/io/input_error.hpp"
 
 namespace dropsim::io {
 

@@ -1,5 +1,5 @@
 // HDF5 trace writer: time-major datasets, shuffle+deflate, /time as a dimension scale.
-#include "io/hdf5_trace.hpp"
+#include "dropsim/io/hdf5_trace.hpp"
 
 #include <H5Cpp.h>
 #include <hdf5_hl.h>
@@ -9,9 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "io/atomic_file.hpp"
-#include "io/hdf5_strings.hpp"
-#include "io/io_error.hpp"
+#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/hdf5_strings.hpp"
+#include "dropsim/io/io_error.hpp"
 
 namespace dropsim::io {
 
@@ -191,6 +191,7 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
   number_attribute(root, "steps", t.stats.steps);
   number_attribute(root, "rejected_steps", t.stats.rejected_steps);
   number_attribute(root, "rhs_evaluations", t.stats.rhs_evaluations);
+  number_attribute(root, "newton_failures", t.stats.newton_failures);
   if (t.step > 0.0) number_attribute(root, "step", t.step);
   number_attribute(root, "wall_time_s", t.wall_time);
   number_attribute(root, "equilibrium_indentation_relative", t.final_indentation_relative());

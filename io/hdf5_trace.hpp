@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "io/scenario.hpp"
-#include "sim/trace.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/trace.hpp"
 
 namespace dropsim::io {
 

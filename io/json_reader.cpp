@@ -1,5 +1,5 @@
 // Validated JSON object reading.
-#include "io/json_reader.hpp"
+#include "dropsim/io/json_reader.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/input_error.hpp"
+#include "dropsim/io/input_error.hpp"
 
 namespace dropsim::io {
 

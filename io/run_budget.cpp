@@ -1,5 +1,5 @@
 // The resource guard's messages: the estimate, the budget and the keys that set the cost.
-#include "io/run_budget.hpp"
+#include "dropsim/io/run_budget.hpp"
 
 #include <cstdio>
 #include <string>
@@ -17,7 +17,7 @@ std::string number(double x) {
 }  // namespace
 
 void check_run_budget(const Scenario& s, const RunBudget& budget) {
-  const RunEstimate e = estimate_run(s.drop, s.run);
+  const RunEstimate e = estimate_run(s.model, s.run);
   const std::string force = budget.forceable ? "; pass --force to run it anyway" : " (a hard limit, even with --force)";
   if (e.trace_bytes > budget.max_trace_bytes)
     throw InputError(s.file, "/output/interval",

@@ -1,8 +1,8 @@
 // The resource guard: refuse, before running, a scenario whose step count or trace exceeds a budget.
 #pragma once
 
-#include "io/scenario.hpp"
-#include "sim/run_estimate.hpp"
+#include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/run_estimate.hpp"
 
 namespace dropsim::io {
 

@@ -1,5 +1,5 @@
 // Scenario JSON -> validated Scenario (INTERFACE.md, drop form).
-#include "io/scenario.hpp"
+#include "dropsim/io/scenario.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -9,11 +9,12 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
-#include "io/contact_spec.hpp"
-#include "io/json_reader.hpp"
-#include "io/scenario_multibody.hpp"
-#include "sim/scaling.hpp"
+#include "dropsim/io/contact_spec.hpp"
+#include "dropsim/io/json_reader.hpp"
+#include "dropsim/io/scenario_multibody.hpp"
+#include "dropsim/sim/scaling.hpp"
 
 namespace dropsim::io {
 
@@ -56,7 +57,12 @@ void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model
     if (k != "scaled_from" && k != "scale_dissipation" && k != "scale_smoothing") typed[k] = v;
   resolve_scaled_smoothing(ref, r, a.radius, b.radius, typed);
   ref.reject_unknown_keys();
-  typed["stiffness"] = stiffness_a * scale_effective_modulus(1.0, a, b);
+  // Hertz-family laws scale E* (x^1.5 springs), linear laws their N/m (x^1 springs).
+  const bool linear_spring = typed.contains("law") && typed["law"].is_string() &&
+                             !hertz_family(value_in(contact_law_names, typed["law"].get<std::string>())
+                                               .value_or(ContactLawKind::hunt_crossley));
+  typed["stiffness"] = linear_spring ? scale_linear_stiffness(stiffness_a, a, b)
+                                     : stiffness_a * scale_effective_modulus(1.0, a, b);
   if (dissipation_a)
     typed["dissipation"] = scale_alpha ? scale_dissipation(*dissipation_a, a.radius, b.radius) : *dissipation_a;
   ObjectReader resolved(typed, r.path(), r.file());
@@ -96,8 +102,9 @@ void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
 }
 
 // The drop form's `drop` and `contact` (and its characteristic_length default).
-void parse_drop_form(ObjectReader& top, Scenario& s, json& out) {
-  DropModel& m = s.drop;
+void parse_drop_form(ObjectReader& top, double gravity, Scenario& s, json& out) {
+  DropModel& m = s.model.emplace<DropModel>();
+  m.gravity = gravity;
   ObjectReader drop = top.object("drop");
   DropGeometry g;
   g.mass = drop.number("mass", Bound::positive);
@@ -144,16 +151,18 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
   s.description = top.optional_string("description").value_or("");
   if (!s.description.empty()) out["description"] = s.description;
 
-  DropModel& m = s.drop;
-  m.gravity = top.optional_number("gravity", Bound::positive).value_or(standard_gravity);
-  out["gravity"] = m.gravity;
+  // Bodies pressed together in free space are a valid multi-contact scenario;
+  // the drop form needs g > 0 (its time scale tau = t sqrt(g / L) does).
+  const bool multibody = top.has("bodies") || top.has("contacts");
+  const double gravity =
+      top.optional_number("gravity", multibody ? Bound::nonnegative : Bound::positive).value_or(standard_gravity);
+  out["gravity"] = gravity;
   s.run.duration = top.number("duration", Bound::positive);
   out["duration"] = s.run.duration;
 
-  const bool multibody = top.has("bodies") || top.has("contacts");
-  if (multibody) parse_multibody(top, m.gravity, s.multibody.emplace(), s.modes_at, out);
-  else parse_drop_form(top, s, out);
-  const double length = multibody ? s.multibody->characteristic_length : m.characteristic_length;
+  if (multibody) parse_multibody(top, gravity, s.model.emplace<MultibodyModel>(), s.modes_at, out);
+  else parse_drop_form(top, gravity, s, out);
+  const double length = characteristic_length_of(s.model);
 
   json integrator_out;
   parse_integrator(top, s, integrator_out);
@@ -165,8 +174,10 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
   if (auto o = top.optional_object("output")) {
     o->exclusive({"interval", "interval_tau"});
     if (o->has("interval")) s.run.output_interval = o->number("interval", Bound::positive);
-    if (o->has("interval_tau"))
-      s.run.output_interval = o->number("interval_tau", Bound::positive) * std::sqrt(length / m.gravity);
+    if (o->has("interval_tau")) {
+      if (gravity == 0.0) o->fail("interval_tau", "needs gravity > 0 (tau = t sqrt(g / L)); give \"interval\" in seconds");
+      s.run.output_interval = o->number("interval_tau", Bound::positive) * std::sqrt(length / gravity);
+    }
     if (const auto compression = o->optional_string("compression")) {
       if (*compression != "none" && *compression != "gzip")
         o->fail("compression", "must be \"none\" or \"gzip\" (got \"" + *compression + "\")");
@@ -187,6 +198,12 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
   top.reject_unknown_keys();
   s.resolved = std::move(out);
   return s;
+}
+
+const Model& Scenario::checked_drop() const {
+  if (!std::holds_alternative<DropModel>(model))
+    throw std::logic_error(file + ": a multi-contact scenario has no drop-form model");
+  return model;
 }
 
 Scenario load_scenario(const std::string& path) {

@@ -4,10 +4,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 
-#include "io/input_error.hpp"
-#include "sim/multibody.hpp"
-#include "sim/simulate.hpp"
+#include "dropsim/io/input_error.hpp"
+#include "dropsim/sim/model.hpp"
+#include "dropsim/sim/simulate.hpp"
 
 namespace dropsim::io {
 
@@ -15,14 +16,23 @@ struct Scenario {
   std::string name;          // output file stem
   std::string description;
   std::string file;          // where it came from, for messages
-  DropModel drop;            // the drop form's model
-  std::optional<MultibodyModel> multibody;  // the multi-contact form's model, when given
+  Model model;               // the drop form's DropModel or the multi-contact form's MultibodyModel
   std::string modes_at = "equilibrium";     // multi-contact form: where `dropsim modes` linearises
   RunSettings run;
   // HDF5 traces: gzip (shuffle + deflate) or, by default, none. gzip saves
   // ~45 % of the paper suite's bytes and costs ~3.5x the write CPU.
   bool compress_traces = false;
   nlohmann::json resolved;   // the scenario as run: defaults and scaling filled in
+
+  // The drop form's model; throws std::logic_error for a multi-contact scenario.
+  const DropModel& drop() const { return std::get<DropModel>(checked_drop()); }
+  DropModel& drop() { return const_cast<DropModel&>(std::as_const(*this).drop()); }
+  // The multi-contact form's model, or null for a drop scenario.
+  const MultibodyModel* multibody() const { return std::get_if<MultibodyModel>(&model); }
+  MultibodyModel* multibody() { return std::get_if<MultibodyModel>(&model); }
+
+ private:
+  const Model& checked_drop() const;
 };
 
 // Parses and validates; throws InputError naming file, JSON path and rule.

@@ -1,5 +1,5 @@
 // Multi-contact form parsing: bodies (vertical, planar, free) and sphere contacts.
-#include "io/scenario_multibody.hpp"
+#include "dropsim/io/scenario_multibody.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <map>
 #include <regex>
 
-#include "io/contact_spec.hpp"
+#include "dropsim/io/contact_spec.hpp"
 
 namespace dropsim::io {
 
@@ -44,10 +44,9 @@ void parse_body(ObjectReader& r, Body& b, json& out) {
   static const std::regex name_pattern("[A-Za-z0-9_.-]+");
   if (!std::regex_match(b.name, name_pattern)) r.fail("name", "must match [A-Za-z0-9_.-]+ (got \"" + b.name + "\")");
   const std::string joint = r.string("joint");
-  if (joint == "vertical") b.joint = Joint::vertical;
-  else if (joint == "planar") b.joint = Joint::planar;
-  else if (joint == "free") b.joint = Joint::free;
-  else r.fail("joint", "unknown joint \"" + joint + "\"; expected vertical, planar or free");
+  const auto kind = value_in(joint_names, joint);
+  if (!kind) r.fail("joint", "unknown joint \"" + joint + "\"; expected " + names_in(joint_names));
+  b.joint = *kind;
   b.mass = r.number("mass", Bound::positive);
   out = json{{"name", b.name}, {"joint", joint}, {"mass", b.mass}};
 
@@ -125,8 +124,10 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
                    json& out) {
   const std::string type = r.string("type");
   out = json{{"type", type}};
-  if (type == "sphere_plane") {
-    c.type = ContactType::sphere_plane;
+  const auto kind = value_in(contact_type_names, type);
+  if (!kind) r.fail("type", "unknown contact type \"" + type + "\"; expected " + names_in(contact_type_names));
+  c.type = *kind;
+  if (c.type == ContactType::sphere_plane) {
     const std::string body = r.string("body");
     c.body[0] = body_index(r, "body", body, bodies);
     const Joint joint = m.bodies[c.body[0]].joint;
@@ -136,8 +137,7 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     out["body"] = body;
     out["at"] = to_json(c.at[0], joint);
     out["radius"] = c.radius[0];
-  } else if (type == "sphere_sphere") {
-    c.type = ContactType::sphere_sphere;
+  } else {
     const json& names = r.raw("bodies");
     if (!names.is_array() || names.size() != 2 || !names[0].is_string() || !names[1].is_string())
       r.fail("bodies", "must be an array of two body names (got " + show(names) + ")");
@@ -165,8 +165,6 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     out["bodies"] = names;
     out["at"] = at_out;
     out["radius"] = radius;
-  } else {
-    r.fail("type", "unknown contact type \"" + type + "\"; expected sphere_plane or sphere_sphere");
   }
   c.count = static_cast<int>(r.optional_integer("count", 1, max_count).value_or(1));
   out["count"] = c.count;

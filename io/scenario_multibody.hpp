@@ -3,8 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/json_reader.hpp"
-#include "sim/multibody.hpp"
+#include "dropsim/io/json_reader.hpp"
+#include "dropsim/sim/multibody.hpp"
 
 namespace dropsim::io {
 

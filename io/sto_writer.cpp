@@ -1,12 +1,12 @@
 // OpenSim Storage export of a drop trace.
-#include "io/sto_writer.hpp"
+#include "dropsim/io/sto_writer.hpp"
 
 #include <array>
 #include <cstdio>
 #include <fstream>
 
-#include "io/atomic_file.hpp"
-#include "io/io_error.hpp"
+#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/io_error.hpp"
 
 namespace dropsim::io {
 

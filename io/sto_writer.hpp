@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "sim/trace.hpp"
+#include "dropsim/sim/trace.hpp"
 
 namespace dropsim::io {
 

@@ -1,5 +1,5 @@
 // Sweep designs, per-run scenarios, the parallel runner and the summary HDF5 file.
-#include "io/sweep.hpp"
+#include "dropsim/io/sweep.hpp"
 
 #include <H5Cpp.h>
 
@@ -14,10 +14,11 @@
 #include <random>
 #include <thread>
 
-#include "io/atomic_file.hpp"
-#include "io/hdf5_strings.hpp"
-#include "io/hdf5_trace.hpp"
-#include "io/io_error.hpp"
+#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/hdf5_strings.hpp"
+#include "dropsim/io/hdf5_trace.hpp"
+#include "dropsim/io/io_error.hpp"
+#include "dropsim/sim/run.hpp"
 
 namespace dropsim::io {
 
@@ -167,7 +168,7 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
       try {
         Scenario s = sweep_scenario(base, base_file, design, i);
         s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted
-        simulate(s.drop, s.run, trace);  // reuses the buffers run after run
+        simulate(s.model, s.run, trace);  // reuses the buffers run after run
         if (!traces_dir.empty()) {
           char stem[32];
           std::snprintf(stem, sizeof stem, "_%06zu.h5", i);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/scenario.hpp"
+#include "dropsim/io/scenario.hpp"
 
 namespace dropsim::io {
 

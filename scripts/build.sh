@@ -1,6 +1,15 @@
 #!/usr/bin/env bash
-# Configures (once) and builds Release into build/; the binary is build/bin/dropsim.
+# Configures (once) and builds Release into build/. With no arguments it builds
+# everything (tests and benchmarks too); `build.sh dropsim` builds only the
+# command line, build/bin/dropsim. DROPSIM_WERROR=ON (CI) makes warnings errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)"
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
+cmake -S . -B build -DDROPSIM_WERROR="${DROPSIM_WERROR:-OFF}" >/dev/null
+if [ $# -gt 0 ]; then
+  cmake --build build -j"$(nproc)" --target "$@"
+else
+  cmake --build build -j"$(nproc)"
+fi

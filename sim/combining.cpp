@@ -1,25 +1,9 @@
 // Combining rules for two contact surfaces.
-#include "sim/combining.hpp"
+#include "dropsim/sim/combining.hpp"
 
 #include <cmath>
 
 namespace dropsim {
-
-std::string_view to_string(CombiningRule rule) {
-  switch (rule) {
-    case CombiningRule::sherman: return "sherman";
-    case CombiningRule::johnson: return "johnson";
-    case CombiningRule::none: return "none";
-  }
-  return "unknown";
-}
-
-std::optional<CombiningRule> combining_rule_from_string(std::string_view name) {
-  if (name == "sherman") return CombiningRule::sherman;
-  if (name == "johnson") return CombiningRule::johnson;
-  if (name == "none") return CombiningRule::none;
-  return std::nullopt;
-}
 
 double plane_strain_modulus(double youngs_modulus, double poisson_ratio) {
   return youngs_modulus / (1.0 - poisson_ratio * poisson_ratio);

@@ -4,12 +4,18 @@
 #include <optional>
 #include <string_view>
 
+#include "dropsim/sim/names.hpp"
+
 namespace dropsim {
 
 enum class CombiningRule { sherman, johnson, none };
 
-std::string_view to_string(CombiningRule rule);
-std::optional<CombiningRule> combining_rule_from_string(std::string_view name);
+inline constexpr std::array<Named<CombiningRule>, 3> combining_rule_names{{
+    {CombiningRule::sherman, "sherman"}, {CombiningRule::johnson, "johnson"}, {CombiningRule::none, "none"}}};
+constexpr std::string_view to_string(CombiningRule rule) { return name_in(combining_rule_names, rule); }
+constexpr std::optional<CombiningRule> combining_rule_from_string(std::string_view name) {
+  return value_in(combining_rule_names, name);
+}
 
 // Plane-strain modulus of one material [P-A1]: E / (1 - nu^2).
 double plane_strain_modulus(double youngs_modulus, double poisson_ratio);

@@ -1,9 +1,9 @@
 // Scaling a contact parameter set to another model and describing it.
-#include "sim/contact_design.hpp"
+#include "dropsim/sim/contact_design.hpp"
 
 #include <cmath>
 
-#include "sim/restitution.hpp"
+#include "dropsim/sim/restitution.hpp"
 
 namespace dropsim {
 

@@ -3,10 +3,10 @@
 
 #include <vector>
 
-#include "sim/combining.hpp"
-#include "sim/conventions.hpp"
-#include "sim/contact_laws.hpp"
-#include "sim/scaling.hpp"
+#include "dropsim/sim/combining.hpp"
+#include "dropsim/sim/conventions.hpp"
+#include "dropsim/sim/contact_laws.hpp"
+#include "dropsim/sim/scaling.hpp"
 
 namespace dropsim {
 

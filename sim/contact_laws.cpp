@@ -1,26 +1,10 @@
 // Contact law dispatch: force, stored energy and tangents for each law.
-#include "sim/contact_laws.hpp"
+#include "dropsim/sim/contact_laws.hpp"
 
 #include <boost/math/quadrature/gauss.hpp>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 
 namespace dropsim {
-
-std::string_view to_string(ContactLawKind kind) {
-  switch (kind) {
-    case ContactLawKind::hertz: return "hertz";
-    case ContactLawKind::hunt_crossley: return "hunt_crossley";
-    case ContactLawKind::linear: return "linear";
-    case ContactLawKind::linear_damped: return "linear_damped";
-    case ContactLawKind::smooth_hunt_crossley: return "smooth_hunt_crossley";
-    case ContactLawKind::lankarani_nikravesh: return "lankarani_nikravesh";
-    case ContactLawKind::flores: return "flores";
-    case ContactLawKind::gonthier: return "gonthier";
-    case ContactLawKind::carvalho_martins: return "carvalho_martins";
-    case ContactLawKind::exact_restitution: return "exact_restitution";
-  }
-  return "unknown";
-}
 
 bool restitution_parameterised(ContactLawKind kind) {
   switch (kind) {

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "dropsim/sim/names.hpp"
+
 namespace dropsim {
 
 // Hertz sphere on halfspace [P1]: Fe = 4/3 E* sqrt(R) x^(3/2), x > 0. eta = 1 (spheres).
@@ -70,7 +72,19 @@ enum class ContactLawKind {
   exact_restitution,
 };
 
-std::string_view to_string(ContactLawKind kind);
+inline constexpr std::array<Named<ContactLawKind>, 10> contact_law_names{{
+    {ContactLawKind::hertz, "hertz"},
+    {ContactLawKind::hunt_crossley, "hunt_crossley"},
+    {ContactLawKind::linear, "linear"},
+    {ContactLawKind::linear_damped, "linear_damped"},
+    {ContactLawKind::smooth_hunt_crossley, "smooth_hunt_crossley"},
+    {ContactLawKind::lankarani_nikravesh, "lankarani_nikravesh"},
+    {ContactLawKind::flores, "flores"},
+    {ContactLawKind::gonthier, "gonthier"},
+    {ContactLawKind::carvalho_martins, "carvalho_martins"},
+    {ContactLawKind::exact_restitution, "exact_restitution"},
+}};
+constexpr std::string_view to_string(ContactLawKind kind) { return name_in(contact_law_names, kind); }
 
 // Laws whose force is Fe (1 + chi xdot) with chi set from restitution and impact speed.
 bool restitution_parameterised(ContactLawKind kind);

@@ -3,8 +3,8 @@
 
 #include <Eigen/Core>
 
-#include "sim/contact_laws.hpp"
-#include "sim/conventions.hpp"
+#include "dropsim/sim/contact_laws.hpp"
+#include "dropsim/sim/conventions.hpp"
 
 namespace dropsim {
 

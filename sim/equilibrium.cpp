@@ -1,12 +1,12 @@
 // Static equilibrium: Newton steps on the stiff subspace, gravity-driven steps on the free one.
-#include "sim/equilibrium.hpp"
+#include "dropsim/sim/equilibrium.hpp"
 
 #include <Eigen/Dense>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "sim/linearization.hpp"
+#include "dropsim/sim/linearization.hpp"
 
 namespace dropsim {
 
@@ -39,6 +39,9 @@ std::string describe_motion(const MultibodyModel& model, const Eigen::VectorXd& 
 }
 
 Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorXd& x0) {
+  if (!(model.gravity > 0.0))
+    throw EquilibriumError("no static equilibrium: with gravity 0 nothing presses the bodies into their contacts, "
+                           "which push them apart; analyse the given configuration instead (modes_at \"initial\")");
   const MultibodySystem system(model);
   const int nq = model.nq, nu = model.nu;
   Equilibrium result;
@@ -48,7 +51,7 @@ Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorX
   // Mass-weighted coordinates make translations and rotations comparable.
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> mass(mass_matrix(model));
   const Eigen::MatrixXd m_inv_half = mass.operatorInverseSqrt();
-  const double g = model.gravity > 0.0 ? model.gravity : standard_gravity;
+  const double g = model.gravity;
   const double force_scale = g * std::sqrt(model.total_mass());
   Eigen::VectorXd f(nu);
 
@@ -134,6 +137,23 @@ Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorX
   std::snprintf(buf, sizeof buf, "no static equilibrium found in %d Newton iterations (force imbalance %.3g of the weight)",
                 max_iterations, result.residual);
   throw EquilibriumError(buf);
+}
+
+double equilibrium_indentation(const DropModel& model) {
+  const double per_sphere = model.mass * model.gravity / model.spheres;
+  auto force = [&](double x) { return contact_force(model.law, x, 0.0); };
+  double lo = 0.0, hi = model.law.radius > 0.0 ? 1e-3 * model.law.radius : 1e-6;
+  for (int doublings = 0; force(hi) < per_sphere; ++doublings) {
+    if (doublings == 70)
+      throw EquilibriumError("no static equilibrium: the contacts carry less than the weight at any indentation");
+    lo = hi;
+    hi *= 2.0;
+  }
+  for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (force(mid) < per_sphere ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 }  // namespace dropsim

@@ -1,11 +1,13 @@
-// Static equilibrium under gravity: Newton with a line search on the generalised force balance.
+// Static equilibrium under gravity, one function per model kind: bisection for
+// the drop, Newton with a line search on the generalised force balance for bodies.
 #pragma once
 
 #include <Eigen/Core>
 #include <stdexcept>
 #include <string>
 
-#include "sim/multibody.hpp"
+#include "dropsim/sim/drop.hpp"
+#include "dropsim/sim/multibody.hpp"
 
 namespace dropsim {
 
@@ -28,6 +30,11 @@ struct Equilibrium {
 // falls or tips over and EquilibriumError says so. Motions gravity does not
 // drive (sliding on frictionless contacts) are left as they are.
 Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorXd& x0);
+
+// The drop's static equilibrium: the indentation at which n spheres carry the
+// weight, n F(x, 0) = m g, by bisection (every law's elastic force grows with x).
+// Throws EquilibriumError when no indentation up to 2^60 radii carries it.
+double equilibrium_indentation(const DropModel& model);
 
 // "bar.y -0.1, bar.angle 1": a speed-space direction, largest component 1.
 std::string describe_motion(const MultibodyModel& model, const Eigen::VectorXd& du);

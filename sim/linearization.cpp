@@ -1,5 +1,5 @@
 // Linearisation of the multibody and drop models at a state.
-#include "sim/linearization.hpp"
+#include "dropsim/sim/linearization.hpp"
 
 #include <Eigen/Dense>
 

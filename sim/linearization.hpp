@@ -10,8 +10,8 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "sim/drop.hpp"
-#include "sim/multibody.hpp"
+#include "dropsim/sim/drop.hpp"
+#include "dropsim/sim/multibody.hpp"
 
 namespace dropsim {
 

@@ -1,5 +1,5 @@
 // Modes: effective masses, K^1/2 A K^1/2 eigenproblem, damped state matrix, free motions.
-#include "sim/modes.hpp"
+#include "dropsim/sim/modes.hpp"
 
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>

@@ -4,8 +4,8 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "sim/linearization.hpp"
-#include "sim/multibody.hpp"
+#include "dropsim/sim/linearization.hpp"
+#include "dropsim/sim/multibody.hpp"
 
 namespace dropsim {
 

@@ -1,12 +1,12 @@
 // Mode verification runs: perturbed simulations and frequency measurement.
-#include "sim/modes_verify.hpp"
+#include "dropsim/sim/modes_verify.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
 
-#include "sim/multibody_simulate.hpp"
+#include "dropsim/sim/multibody_simulate.hpp"
 
 namespace dropsim {
 

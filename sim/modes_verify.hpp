@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "integrators/registry.hpp"
-#include "sim/modes.hpp"
+#include "dropsim/integrators/registry.hpp"
+#include "dropsim/sim/modes.hpp"
 
 namespace dropsim {
 

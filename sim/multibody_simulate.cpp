@@ -1,5 +1,5 @@
 // The multibody observer: records q, u, per-contact forces and indentations, energies.
-#include "sim/multibody_simulate.hpp"
+#include "dropsim/sim/multibody_simulate.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -11,12 +11,18 @@ Trace simulate(const MultibodyModel& model, const RunSettings& run) {
 }
 
 Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const Eigen::VectorXd& x0) {
+  Trace trace;
+  simulate_from(model, run, x0, trace);
+  return trace;
+}
+
+void simulate_from(const MultibodyModel& model, const RunSettings& run, const Eigen::VectorXd& x0, Trace& trace) {
   const auto start = std::chrono::steady_clock::now();
   const MultibodySystem system(model);
   const auto grid = integrators::output_grid(0.0, run.duration, run.output_interval);
   const int nc = static_cast<int>(model.contacts.size());
 
-  Trace trace;
+  trace.clear();
   trace.nq = model.nq;
   trace.nu = model.nu;
   trace.contacts = nc;
@@ -29,7 +35,7 @@ Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const E
   trace.q_units = model.position_units();
   trace.u_units = model.speed_units();
   trace.integrator = std::string(integrators::info(run.integrator.method).name);
-  trace.reserve(grid.size());
+  if (run.record_samples) trace.reserve(grid.size());
 
   const double tau_per_second = std::sqrt(model.gravity / model.characteristic_length);
   const double weight = trace.total_mass * model.gravity;
@@ -49,19 +55,27 @@ Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const E
     }
     system.applied_forces(x, generalized, per_sphere.data());
     double ground = 0.0;  // the plane's normal is +y: all of it is vertical
+    double relative_sum = 0.0;
     for (int i = 0; i < nc; ++i) {
       const Contact& c = model.contacts[static_cast<std::size_t>(i)];
       const double indentation = -contact_kinematics(model, c, x.head(model.nq)).gap;
       const double f = per_sphere[static_cast<std::size_t>(i)];
+      const double relative = c.law.radius > 0.0 ? indentation / c.law.radius : 0.0;
+      relative_sum += relative;
       if (c.type == ContactType::sphere_plane) ground += c.count * f;
+      if (!run.record_samples) continue;
       trace.contact_force.push_back(f);
       trace.indentation.push_back(indentation);
-      trace.indentation_relative.push_back(c.law.radius > 0.0 ? indentation / c.law.radius : 0.0);
+      trace.indentation_relative.push_back(relative);
     }
+    const double fn = weight > 0.0 ? ground / weight : 0.0;
+    summarise_sample(trace.summary, t, tau_per_second, fn);
+    trace.summary.equilibrium_indentation_relative = nc > 0 ? relative_sum / nc : 0.0;
+    if (!run.record_samples) return true;
     trace.time.push_back(t);
     trace.tau.push_back(t * tau_per_second);
     trace.force.push_back(ground);
-    trace.force_normalized.push_back(weight > 0.0 ? ground / weight : 0.0);
+    trace.force_normalized.push_back(fn);
     for (int k = 0; k < model.nq; ++k) trace.q.push_back(x[k]);
     for (int k = 0; k < model.nu; ++k) trace.u.push_back(x[model.nq + k]);
     trace.kinetic.push_back(e.kinetic);
@@ -80,10 +94,9 @@ Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const E
     trace.stats.status = integrators::Status::diverged;
     trace.stats.reason = divergence;
   }
-  if (!integrators::info(run.integrator.method).adaptive)
+  if (!integrators::info(run.integrator.method).adaptive || run.integrator.fixed)
     trace.step = run.output_interval / static_cast<double>(integrators::steps_in(0.0, run.output_interval, run.integrator.step));
   trace.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return trace;
 }
 
 }  // namespace dropsim

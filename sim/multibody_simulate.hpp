@@ -1,8 +1,8 @@
 // Running a multibody model: the same Trace (and HDF5 layout) as the 1-DOF drop.
 #pragma once
 
-#include "sim/multibody.hpp"
-#include "sim/simulate.hpp"
+#include "dropsim/sim/multibody.hpp"
+#include "dropsim/sim/simulate.hpp"
 
 namespace dropsim {
 
@@ -11,5 +11,7 @@ namespace dropsim {
 // stats.status == diverged with the trace up to its last finite sample.
 Trace simulate(const MultibodyModel& model, const RunSettings& run);
 Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const Eigen::VectorXd& x0);
+// The same into `trace`, reusing its buffers (sweeps).
+void simulate_from(const MultibodyModel& model, const RunSettings& run, const Eigen::VectorXd& x0, Trace& trace);
 
 }  // namespace dropsim

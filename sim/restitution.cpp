@@ -1,12 +1,12 @@
 // Single-impact restitution by integration, and its inversion by a bracketing root finder.
-#include "sim/restitution.hpp"
+#include "dropsim/sim/restitution.hpp"
 
 #include <array>
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <stdexcept>
 
-#include "integrators/odeint.hpp"
+#include "dropsim/integrators/odeint.hpp"
 
 namespace dropsim {
 

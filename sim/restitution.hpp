@@ -2,7 +2,7 @@
 // factors of the restitution-parameterised laws (PHYSICS.md section 2).
 #pragma once
 
-#include "sim/contact_laws.hpp"
+#include "dropsim/sim/contact_laws.hpp"
 
 namespace dropsim {
 

@@ -1,47 +1,54 @@
-// Step-count and memory estimates of a drop run.
-#include "sim/run_estimate.hpp"
+// Step-count and memory estimates of a run, from its fastest contact mode.
+#include "dropsim/sim/run_estimate.hpp"
 
 #include <cmath>
 #include <numbers>
+
+#include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/modes.hpp"
 
 namespace dropsim {
 
 namespace {
 
-// Indentation where the spheres carry the weight: bisection on the elastic force,
-// which every law makes increasing in x. 0 if no indentation up to 1e6 radii does.
-double equilibrium_indentation(const DropModel& m) {
-  const double weight = m.mass * m.gravity;
-  auto carried = [&](double x) { return m.spheres * contact_response(m.law, x, 0.0).elastic_force; };
-  double lo = 0.0, hi = m.law.radius > 0.0 ? m.law.radius : 1e-3;
-  for (int k = 0; carried(hi) < weight; ++k) {
-    if (k > 60) return 0.0;
-    lo = hi;
-    hi *= 2.0;
+double contact_period(const DropModel& model) {
+  try {
+    const double x_eq = equilibrium_indentation(model);
+    const double k = model.spheres * contact_response(model.law, x_eq, 0.0).stiffness;
+    return k > 0.0 ? 2.0 * std::numbers::pi * std::sqrt(model.mass / k) : 0.0;
+  } catch (const EquilibriumError&) {
+    return 0.0;  // nothing carries the weight: no contact period to resolve
   }
-  for (int k = 0; k < 100 && hi - lo > 1e-12 * hi; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    (carried(mid) < weight ? lo : hi) = mid;
+}
+
+double contact_period(const MultibodyModel& model) {
+  Eigen::VectorXd x = model.initial_state();
+  try {
+    x = static_equilibrium(model, x).x;
+  } catch (const EquilibriumError&) {
+    // No equilibrium (gravity 0, or it falls): the contacts as they start.
   }
-  return hi;
+  const double omega = analyse_modes(model, x).omega_max;
+  return omega > 0.0 ? 2.0 * std::numbers::pi / omega : 0.0;
+}
+
+// Columns of a Trace: time, tau, force, force_normalized, 4 energies, q, u, and 3 per contact.
+double columns(const DropModel&) { return 8.0 + 2.0 + 3.0 * DropSystem::num_contacts; }
+double columns(const MultibodyModel& model) {
+  return 8.0 + model.nq + model.nu + 3.0 * static_cast<double>(model.contacts.size());
 }
 
 }  // namespace
 
-RunEstimate estimate_run(const DropModel& model, const RunSettings& run) {
+RunEstimate estimate_run(const Model& model, const RunSettings& run) {
   RunEstimate e;
   const auto& method = integrators::info(run.integrator.method);
   // integrators::output_grid: floor(duration / interval) + 1 points, plus the end if it falls between.
   const double intervals = std::floor(run.duration / run.output_interval);
   const double remainder = run.duration - intervals * run.output_interval;
   e.samples = intervals + 1.0 + (remainder > 1e-9 * run.output_interval ? 1.0 : 0.0);
-  // Columns of a drop Trace: time, tau, force, force_normalized, 4 energies, q, u, and 3 per contact.
-  constexpr double columns = 8.0 + 2.0 + 3.0 * DropSystem::num_contacts;
-  e.trace_bytes = e.samples * columns * sizeof(double);
-
-  const double x_eq = equilibrium_indentation(model);
-  const double k = x_eq > 0.0 ? model.spheres * contact_response(model.law, x_eq, 0.0).stiffness : 0.0;
-  if (k > 0.0) e.contact_period = 2.0 * std::numbers::pi * std::sqrt(model.mass / k);
+  e.trace_bytes = e.samples * std::visit([](const auto& m) { return columns(m); }, model) * sizeof(double);
+  e.contact_period = std::visit([](const auto& m) { return contact_period(m); }, model);
 
   if (!method.adaptive) {
     // The fixed-step driver splits each output interval into ceil(interval / h) steps

@@ -1,5 +1,5 @@
 // Size-scaling laws for contact parameters.
-#include "sim/scaling.hpp"
+#include "dropsim/sim/scaling.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -42,6 +42,10 @@ double mean_contact_stress(double force, double radius, double xh) { return forc
 double scale_effective_modulus(double modulus_a, const SphereSupport& a, const SphereSupport& b) {
   const double radius_ratio = a.radius / b.radius;
   return modulus_a * (b.mass / a.mass) * (double(a.spheres) / b.spheres) * radius_ratio * radius_ratio;
+}
+
+double scale_linear_stiffness(double stiffness_a, const SphereSupport& a, const SphereSupport& b) {
+  return stiffness_a * (b.mass / a.mass) * (double(a.spheres) / b.spheres) * (a.radius / b.radius);
 }
 
 double scale_dissipation(double dissipation_a, double length_a, double length_b) {

@@ -1,7 +1,7 @@
 // Size-scaling laws for contact parameters [P5..P15], as pure functions.
 #pragma once
 
-#include "sim/combining.hpp"
+#include "dropsim/sim/combining.hpp"
 
 namespace dropsim {
 
@@ -48,6 +48,8 @@ double mean_contact_stress(double force, double radius, double xh);
 
 // [P11] E* of model b that keeps model a's relative indentation.
 double scale_effective_modulus(double modulus_a, const SphereSupport& a, const SphereSupport& b);
+// The same for a linear spring (n k x = M g): k_b = k_a (M_b / M_a) (n_a / n_b) (R_a / R_b).
+double scale_linear_stiffness(double stiffness_a, const SphereSupport& a, const SphereSupport& b);
 
 // [P15] alpha_b = alpha_a sqrt(L_a / L_b): keeps restitution under dynamic similarity.
 double scale_dissipation(double dissipation_a, double length_a, double length_b);

@@ -1,5 +1,5 @@
 // The drop's observer: records forces, indentations and energies on the output grid.
-#include "sim/simulate.hpp"
+#include "dropsim/sim/simulate.hpp"
 
 #include <array>
 #include <chrono>
@@ -99,12 +99,7 @@ class DropRecorder {
           return taken;
         }
         const double fn = contact.force * spheres_per_weight;  // F/(Mg), as derive_drop_samples computes it
-        ++summary.samples;
-        if (summary.samples == 1 || fn > summary.peak_force_normalized) {  // first maximum, like max_element
-          summary.peak_force_normalized = fn;
-          summary.tau_of_peak = t * tau_per_second;
-        }
-        if (std::abs(fn - 1.0) > settling_band) summary.settling_time = t;
+        summarise_sample(summary, t, tau_per_second, fn);
         summary.equilibrium_indentation_relative = y;  // the last sample's y, made relative in finish()
         if (keep) {
           block_[time][pending_] = t;

@@ -1,9 +1,9 @@
 // Running a model: state -> stepper (calls forces) -> observer (records) -> Trace.
 #pragma once
 
-#include "integrators/integrate.hpp"
-#include "sim/drop.hpp"
-#include "sim/trace.hpp"
+#include "dropsim/integrators/integrate.hpp"
+#include "dropsim/sim/drop.hpp"
+#include "dropsim/sim/trace.hpp"
 
 namespace dropsim {
 

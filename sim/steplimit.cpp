@@ -1,29 +1,14 @@
 // Predicted and measured step limits: the 1-DOF drop and multi-contact bodies.
-#include "sim/steplimit.hpp"
+#include "dropsim/sim/steplimit.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "sim/equilibrium.hpp"
-#include "sim/multibody_simulate.hpp"
+#include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/multibody_simulate.hpp"
 
 namespace dropsim {
-
-double equilibrium_indentation(const DropModel& model) {
-  const double per_sphere = model.mass * model.gravity / model.spheres;
-  auto force = [&](double x) { return contact_force(model.law, x, 0.0); };
-  double lo = 0.0, hi = model.law.radius > 0.0 ? 1e-3 * model.law.radius : 1e-6;
-  while (force(hi) < per_sphere) {
-    lo = hi;
-    hi *= 2.0;
-  }
-  for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (force(mid) < per_sphere ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
-}
 
 integrators::LinearSystem linearize_drop(const DropModel& model, double indentation) {
   const ContactResponse c = contact_response(model.law, indentation, 0.0);

@@ -6,17 +6,15 @@
 #include <cmath>
 #include <limits>
 
-#include "integrators/registry.hpp"
-#include "integrators/stability.hpp"
-#include "sim/drop.hpp"
-#include "sim/linearization.hpp"
-#include "sim/multibody.hpp"
-#include "sim/simulate.hpp"
+#include "dropsim/integrators/registry.hpp"
+#include "dropsim/integrators/stability.hpp"
+#include "dropsim/sim/drop.hpp"
+#include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/linearization.hpp"
+#include "dropsim/sim/multibody.hpp"
+#include "dropsim/sim/simulate.hpp"
 
 namespace dropsim {
-
-// Static equilibrium: the indentation at which n spheres carry the weight, n F(x, 0) = m g.
-double equilibrium_indentation(const DropModel& model);
 
 // The drop linearised about indentation x at rest: one mode, M = m,
 // K = n dF/dx, C = n dF/dxdot (Hertz: K = 1.5 n Fe / x, Hunt–Crossley: C = 1.5 n alpha Fe).

@@ -1,5 +1,5 @@
 // Trace bookkeeping and summary metrics.
-#include "sim/trace.hpp"
+#include "dropsim/sim/trace.hpp"
 
 #include <algorithm>
 

@@ -1,10 +1,11 @@
 // A recorded run: samples on the output grid plus what the integrator reported.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
-#include "integrators/system.hpp"
+#include "dropsim/integrators/system.hpp"
 
 namespace dropsim {
 
@@ -19,6 +20,18 @@ struct TraceSummary {
   double tau_of_peak = 0.0;
   double settling_time = 0.0;  // s, last sample outside settling_band (the end if it never settles)
 };
+
+// One observed sample into the summary: the first maximum of F/(Mg) (as
+// max_element finds it) and the last time outside the settling band. Both
+// recorders call this; each keeps its own measure of the final indentation.
+inline void summarise_sample(TraceSummary& summary, double t, double tau_per_second, double force_normalized) {
+  ++summary.samples;
+  if (summary.samples == 1 || force_normalized > summary.peak_force_normalized) {
+    summary.peak_force_normalized = force_normalized;
+    summary.tau_of_peak = t * tau_per_second;
+  }
+  if (std::abs(force_normalized - 1.0) > settling_band) summary.settling_time = t;
+}
 
 // Row-major (time-major) samples; 2-D quantities hold `columns` values per row.
 struct Trace {

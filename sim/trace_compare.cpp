@@ -1,5 +1,5 @@
 // Trace comparison math: exact on shared samples, cubic elsewhere, summary statistics.
-#include "sim/trace_compare.hpp"
+#include "dropsim/sim/trace_compare.hpp"
 
 #include <algorithm>
 #include <cmath>

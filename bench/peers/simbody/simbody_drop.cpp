@@ -6,7 +6,7 @@
 #include <cmath>
 #include <memory>
 
-#include "sim/combining.hpp"
+#include "dropsim/sim/combining.hpp"
 
 namespace dropsim::peers {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/drop.hpp"
+#include "dropsim/sim/drop.hpp"
 
 namespace dropsim::peers {
 

@@ -1,0 +1,120 @@
+// Multibody kinematics: body points, configuration increments, contact gaps and Jacobians.
+#include "dropsim/sim/kinematics.hpp"
+
+namespace dropsim {
+
+using Row6 = Eigen::Matrix<double, 6, 1>;
+
+Eigen::Vector3d body_point(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
+  const int o = b.q_offset;
+  switch (b.joint) {
+    case Joint::vertical: return body_com(b, q) + r;
+    case Joint::planar: {
+      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
+      return body_com(b, q) + Eigen::Vector3d(c * r.x() - s * r.y(), s * r.x() + c * r.y(), r.z());
+    }
+    case Joint::free: return body_com(b, q) + body_quaternion(q, o) * r;
+  }
+  return Eigen::Vector3d::Zero();
+}
+
+Row6 point_jacobian_row(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r,
+                        const Eigen::Vector3d& n) {
+  Row6 row = Row6::Zero();
+  const int o = b.q_offset;
+  switch (b.joint) {
+    case Joint::vertical: row[0] = n.y(); break;
+    case Joint::planar: {
+      // d/dt of the rotated arm is omega z x (R r).
+      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
+      const double rx = c * r.x() - s * r.y(), ry = s * r.x() + c * r.y();
+      row << n.x(), n.y(), rx * n.y() - ry * n.x(), 0.0, 0.0, 0.0;
+      break;
+    }
+    case Joint::free:
+      // n . (R (w_b x r)) = w_b . (r x R^T n)
+      row.head<3>() = n;
+      row.tail<3>() = r.cross(body_quaternion(q, o).conjugate() * n);
+      break;
+  }
+  return row;
+}
+
+void advance_configuration(const MultibodyModel& model, Eigen::Ref<Eigen::VectorXd> q,
+                           const Eigen::Ref<const Eigen::VectorXd>& du) {
+  for (const auto& b : model.bodies) {
+    const int o = b.q_offset, p = b.u_offset;
+    if (b.joint != Joint::free) {
+      q.segment(o, num_speeds(b.joint)) += du.segment(p, num_speeds(b.joint));
+      continue;
+    }
+    q.segment<3>(o) += du.segment<3>(p);
+    const Eigen::Vector3d turn = du.segment<3>(p + 3);
+    const double angle = turn.norm();
+    if (angle == 0.0) continue;
+    const Eigen::Quaterniond r =
+        (body_quaternion(q, o) * Eigen::Quaterniond(Eigen::AngleAxisd(angle, turn / angle))).normalized();
+    q.segment<4>(o + 3) << r.w(), r.x(), r.y(), r.z();
+  }
+}
+
+Eigen::VectorXd configuration_difference(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                         const Eigen::Ref<const Eigen::VectorXd>& q0) {
+  Eigen::VectorXd du(model.nu);
+  for (const auto& b : model.bodies) {
+    const int o = b.q_offset, p = b.u_offset;
+    if (b.joint != Joint::free) {
+      du.segment(p, num_speeds(b.joint)) = q.segment(o, num_speeds(b.joint)) - q0.segment(o, num_speeds(b.joint));
+      continue;
+    }
+    du.segment<3>(p) = q.segment<3>(o) - q0.segment<3>(o);
+    const Eigen::AngleAxisd turn(body_quaternion(q0, o).conjugate() * body_quaternion(q, o));
+    du.segment<3>(p + 3) = turn.angle() * turn.axis();
+  }
+  return du;
+}
+
+ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& c,
+                                     const Eigen::Ref<const Eigen::VectorXd>& x) {
+  ContactKinematics k;
+  const auto q = x.head(model.nq);
+  const Body& a = model.bodies[c.body[0]];
+  const Eigen::Vector3d pa = body_point(a, q, c.at[0]);
+  if (c.type == ContactType::sphere_plane) {
+    k.gap = pa.y() - c.radius[0];
+    k.row[0] = point_jacobian_row(a, q, c.at[0], k.normal);
+  } else {
+    const Body& b = model.bodies[c.body[1]];
+    const Eigen::Vector3d d = body_point(b, q, c.at[1]) - pa;
+    const double distance = d.norm();
+    if (distance > 0.0) k.normal = d / distance;  // coincident centres: fall back to +y
+    k.gap = distance - c.radius[0] - c.radius[1];
+    k.row[0] = -point_jacobian_row(a, q, c.at[0], k.normal);
+    k.row[1] = point_jacobian_row(b, q, c.at[1], k.normal);
+  }
+  if (x.size() > model.nq) {
+    const auto u = x.tail(model.nu);
+    for (int s = 0; s < 2 && c.body[s] >= 0; ++s) {
+      const Body& body = model.bodies[c.body[s]];
+      const int n = num_speeds(body.joint);
+      k.gap_rate += k.row[s].head(n).dot(u.segment(body.u_offset, n));
+    }
+  }
+  return k;
+}
+
+Eigen::MatrixXd contact_jacobian(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  Eigen::MatrixXd j = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(model.contacts.size()), model.nu);
+  for (std::size_t i = 0; i < model.contacts.size(); ++i) {
+    const Contact& c = model.contacts[i];
+    const ContactKinematics k = contact_kinematics(model, c, x.head(model.nq));
+    for (int s = 0; s < 2 && c.body[s] >= 0; ++s) {
+      const Body& body = model.bodies[c.body[s]];
+      const int n = num_speeds(body.joint);
+      j.row(static_cast<Eigen::Index>(i)).segment(body.u_offset, n) += k.row[s].head(n).transpose();
+    }
+  }
+  return j;
+}
+
+}  // namespace dropsim

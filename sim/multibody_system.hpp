@@ -1,0 +1,48 @@
+// The multibody equations of motion: mass matrix, applied forces and the ODE in the System concept.
+#pragma once
+
+#include "dropsim/sim/kinematics.hpp"
+#include "dropsim/sim/multibody_model.hpp"
+
+namespace dropsim {
+
+// Block-diagonal generalised mass matrix (nu x nu).
+Eigen::MatrixXd mass_matrix(const MultibodyModel& model);
+
+// The multibody ODE in the integrators' System concept (integrators/system.hpp).
+class MultibodySystem {
+ public:
+  using Vector = Eigen::VectorXd;
+  using Matrix = Eigen::MatrixXd;
+
+  explicit MultibodySystem(const MultibodyModel& model);
+
+  const MultibodyModel& model() const { return m_; }
+  int size() const { return m_.nq + m_.nu; }
+  int num_positions() const { return m_.nq; }
+
+  void operator()(const Vector& x, Vector& dxdt, double t) const;
+  void position_rate(const Vector& x, Vector& dxdt) const;
+  // df/dx by central differences: what the implicit and Rosenbrock methods need.
+  void jacobian(const Vector& x, double t, Matrix& dfdx) const;
+  int num_switches() const { return switch_count_; }
+  void switches(const Vector& x, double* out) const;
+  void project(Vector& x) const;  // unit quaternions
+
+  // Generalised applied force (nu): gravity plus contacts, no inertial terms.
+  // Also returns each contact's per-sphere force if `forces` is non-null.
+  void applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces = nullptr) const;
+
+  Vector initial_state() const { return m_.initial_state(); }
+  // rtol L for positions, rtol for quaternions and angles, rtol sqrt(g L) for
+  // speeds, rtol sqrt(g / L) for angular speeds.
+  Vector model_scaled_atol(double rtol) const;
+
+ private:
+  MultibodyModel m_;
+  std::vector<Eigen::Matrix3d> inverse_inertia_;  // per body
+  int switch_count_ = 0;
+  mutable std::array<Vector, 3> jacobian_work_;   // jacobian()'s perturbed state and two right-hand sides
+};
+
+}  // namespace dropsim

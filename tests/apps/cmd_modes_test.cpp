@@ -1,0 +1,76 @@
+// `dropsim modes` end to end: --json keys, --verify, and the sentences for impossible equilibria.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli.hpp"
+
+namespace dropsim::test {
+namespace {
+
+std::string scenario_path(const std::string& name) { return source_path("scenarios/modes/" + name); }
+
+TEST(ModesCommand, JsonCarriesTheInterfaceKeys) {
+  const CliResult c = dropsim("modes --json " + scenario_path("bar_two_supports.json"));
+  ASSERT_EQ(c.exit_code, 0) << c.output();
+  const auto j = nlohmann::json::parse(c.out);
+  EXPECT_EQ(j["equilibrium"]["q"].size(), 3u);
+  EXPECT_NEAR(j["modes"][1]["omega"].get<double>(), 632.5, 0.05);
+  EXPECT_EQ(j["modes"][0]["damping_ratio"].get<double>(), 0.0);
+  EXPECT_NEAR(j["contacts"][0]["effective_mass"].get<double>(), 0.4, 1e-9);
+  EXPECT_NEAR(j["contacts"][0]["omega_single"].get<double>(), 500.0, 0.05);
+  EXPECT_EQ(j["redundant"].get<int>(), 0);
+  EXPECT_EQ(j["free_motions"].size(), 1u);
+}
+
+TEST(ModesCommand, VerifyPassesOnTheBar) {
+  const CliResult c = dropsim("modes --verify " + scenario_path("bar_two_supports.json"));
+  EXPECT_EQ(c.exit_code, 0) << c.output();
+  EXPECT_NE(c.output().find("stayed closed"), std::string::npos) << c.output();
+}
+
+TEST(ModesCommand, ImpossibleEquilibriumExitsTwoWithASentence) {
+  const std::string file = (scratch() / "tips_over.json").string();
+  std::ofstream(file) << R"({"name": "tips_over", "duration": 1,
+    "bodies": [{"name": "body", "joint": "planar", "mass": 2, "inertia": 0.02, "position": [0, 0.01]}],
+    "contacts": [{"type": "sphere_plane", "body": "body", "at": [0.1, 0], "radius": 0, "law": "linear", "stiffness": 1e5}]})";
+  const CliResult c = dropsim("modes " + file);
+  EXPECT_EQ(c.exit_code, 2) << c.output();
+  EXPECT_NE(c.output().find("tips_over.json: /modes_at: no static equilibrium"), std::string::npos) << c.output();
+  EXPECT_NE(c.output().find("tips over"), std::string::npos) << c.output();
+}
+
+// The drop form goes through the same analysis (one vertical body, n spheres as one contact).
+TEST(ModesCommand, DropFormScenario) {
+  const CliResult c = dropsim("modes --json " + std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/human62_alpha-unscaled.json");
+  ASSERT_EQ(c.exit_code, 0) << c.output();
+  const auto j = nlohmann::json::parse(c.out);
+  EXPECT_NEAR(j["contacts"][0]["effective_mass"].get<double>(), 62.0, 1e-9);
+  // PHYSICS.md 5: the human's tangent stiffness is 13.45 kN/m per sphere at xh = 0.353.
+  EXPECT_NEAR(j["contacts"][0]["stiffness"].get<double>() / 6, 13.45e3, 10);
+  EXPECT_NEAR(j["contacts"][0]["indentation"].get<double>() / 0.032, 0.353, 5e-4);
+}
+
+// Gravity 0 is a valid multi-contact scenario: modes at the given configuration
+// (reduced mass 1 kg on k 1e5 N/m: 316.2 rad/s); no static equilibrium to find.
+TEST(ModesCommand, BodiesInFreeSpace) {
+  const CliResult c = dropsim("modes --json " + scenario_path("two_bodies_free_space.json"));
+  ASSERT_EQ(c.exit_code, 0) << c.output();
+  const auto j = nlohmann::json::parse(c.out);
+  ASSERT_EQ(j["modes"].size(), 1u);
+  EXPECT_NEAR(j["modes"][0]["omega"].get<double>(), std::sqrt(1e5 / 1.0), 1e-6);
+
+  std::ifstream in(scenario_path("two_bodies_free_space.json"));
+  nlohmann::json doc = nlohmann::json::parse(in);
+  doc["modes_at"] = "equilibrium";
+  const auto file = scratch() / "free_space_equilibrium.json";
+  std::ofstream(file) << doc.dump();
+  const CliResult e = dropsim("modes " + shell_quote(file.string()));
+  EXPECT_EQ(e.exit_code, 2) << e.output();
+  EXPECT_NE(e.err.find("/modes_at: no static equilibrium: with gravity 0"), std::string::npos) << e.err;
+}
+
+}  // namespace
+}  // namespace dropsim::test

@@ -1,0 +1,277 @@
+// One typed suite over every registered integrator: order, energy, step limit, dispatch.
+#include "dropsim/integrators/integrate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "dropsim/integrators/stability.hpp"
+
+namespace dropsim::integrators {
+namespace {
+
+template <Method M>
+struct MethodTag {
+  static constexpr Method method = M;
+};
+
+// Built from the registry itself (registry.hpp asserts methods[i].method == Method(i)):
+// a method added there is in this suite without anyone editing this list.
+template <std::size_t... I>
+::testing::Types<MethodTag<methods[I].method>...> method_types(std::index_sequence<I...>);
+using AllMethods = decltype(method_types(std::make_index_sequence<methods.size()>{}));
+
+struct MethodName {
+  template <class T>
+  static std::string GetName(int) {
+    return std::string(info(T::method).name);
+  }
+};
+
+template <class T>
+class EveryIntegrator : public ::testing::Test {
+ protected:
+  static constexpr Method method = T::method;
+  static const MethodInfo& meta() { return info(method); }
+
+  // Fixed steps of size T / n from x0 on the system; returns the final state.
+  static Eigen::VectorXd run(const LinearSystem& system, Eigen::VectorXd x, double duration, long n) {
+    return visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) {
+      integrate_fixed(stepper, system, x, {0.0, duration}, duration / static_cast<double>(n),
+                      [](const Eigen::VectorXd&, double) { return true; });
+      return x;
+    });
+  }
+};
+TYPED_TEST_SUITE(EveryIntegrator, AllMethods, MethodName);
+
+const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
+
+// q'' + 2 zeta q' + q = 0, q(0) = 1, q'(0) = 0, exactly.
+Eigen::VectorXd damped_exact(double zeta, double t) {
+  const double wd = std::sqrt(1.0 - zeta * zeta), decay = std::exp(-zeta * t);
+  return Eigen::Vector2d(decay * (std::cos(wd * t) + zeta / wd * std::sin(wd * t)), -decay / wd * std::sin(wd * t));
+}
+
+// Observed order = log2 of the error ratio when the step halves, on a damped
+// oscillator (zeta = 0.1), with steps chosen so that error >> rounding.
+// (central_difference declares 1: damping lagged half a step costs an order;
+// it is second order without damping, checked below.)
+TYPED_TEST(EveryIntegrator, ConvergenceOrderMatchesDeclared) {
+  const double zeta = 0.1, duration = 4.0;
+  const LinearSystem system(one, one, 2.0 * zeta * one);
+  const int order = this->meta().order;
+  const long n = order <= 1 ? 4000 : order == 2 ? 400 : order <= 5 ? 40 : 8;
+  const Eigen::VectorXd x0 = Eigen::Vector2d(1.0, 0.0), exact = damped_exact(zeta, duration);
+  const double e1 = (this->run(system, x0, duration, n) - exact).cwiseAbs().maxCoeff();
+  const double e2 = (this->run(system, x0, duration, 2 * n) - exact).cwiseAbs().maxCoeff();
+  ASSERT_GT(e2, 1e-13) << "error at rounding level: the slope says nothing";
+  EXPECT_NEAR(std::log2(e1 / e2), order, 0.2) << "errors " << e1 << " " << e2;
+}
+
+TEST(CentralDifference, SecondOrderWithoutDamping) {
+  const LinearSystem system(one, one, Eigen::MatrixXd::Zero(1, 1));
+  auto error = [&](long n) {
+    Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
+    CentralDifference<Eigen::VectorXd> cd;
+    integrate_fixed(cd, system, x, {0.0, 4.0}, 4.0 / static_cast<double>(n),
+                    [](const Eigen::VectorXd&, double) { return true; });
+    return (x - damped_exact(0.0, 4.0)).cwiseAbs().maxCoeff();
+  };
+  EXPECT_NEAR(std::log2(error(400) / error(800)), 2.0, 0.2);
+}
+
+// Symplectic (and Newmark's energy-conserving) methods: on the undamped
+// oscillator the energy error stays bounded over 1e5 steps, no secular drift.
+TYPED_TEST(EveryIntegrator, SymplecticEnergyBounded) {
+  const Method m = this->method;
+  if (m != Method::symplectic_euler && m != Method::central_difference && m != Method::velocity_verlet &&
+      m != Method::mclachlan_sb3a && m != Method::newmark)
+    GTEST_SKIP() << "not symplectic";
+  const LinearSystem system(one, one, Eigen::MatrixXd::Zero(1, 1));
+  const double h = 0.1;
+  Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
+  double early = 0.0, late = 0.0;
+  const long steps = 100000;
+  visit_one_step<Eigen::VectorXd>(m, [&](auto& stepper) {
+    long count = 0;
+    const CountingSystem<LinearSystem> sys{&system, &count};
+    stepper.reset();
+    for (long k = 1; k <= steps; ++k) {
+      stepper.step(sys, x, static_cast<double>(k - 1) * h, h);
+      const double err = std::abs(0.5 * x.squaredNorm() - 0.5);
+      if (k <= 1000) early = std::max(early, err);
+      if (k > steps - 1000) late = std::max(late, err);
+    }
+  });
+  EXPECT_LT(late, 0.1);                   // O(h) for first order methods
+  EXPECT_LE(late, 1.05 * early + 1e-12);  // the last 1000 steps no worse than the first
+}
+
+// The predicted undamped limit is what a long run sees: bounded just below,
+// and growing just above wherever the growth there is more than weak.
+TYPED_TEST(EveryIntegrator, PredictedLimitHoldsInARun) {
+  const LinearSystem system(one, one, Eigen::MatrixXd::Zero(1, 1));
+  const StepLimit limit = step_limit(this->method, system);
+  if (limit.step == 0.0 || limit.unconditional()) {
+    const Eigen::VectorXd x = this->run(system, Eigen::Vector2d(1.0, 0.0), 1e3, 100000);
+    if (limit.step == 0.0) EXPECT_GT(x.norm(), 1.0);   // euler: grows at h = 0.01
+    else EXPECT_LE(x.norm(), 1.0 + 1e-9);              // implicit: never grows, even at h = 0.01
+    return;
+  }
+  const long steps = 10000;
+  const double below = 0.95 * limit.step;
+  const Eigen::VectorXd x = this->run(system, Eigen::Vector2d(1.0, 0.0), below * steps, steps);
+  // Near the limit the invariant ellipse is long and thin (symplectic Euler:
+  // axis ratio sqrt((2 + h)/(2 - h)) = 6.2 at h = 1.9): bounded, not small.
+  EXPECT_LT(x.norm(), 20.0) << "at 0.95 of the predicted limit";
+  const double above = 1.2 * limit.step;
+  const double rho = visit_one_step<Eigen::VectorXd>(
+      this->method, [&](auto& s) { return spectral_radius(amplification_matrix(s, system, above)); });
+  if (std::pow(rho, steps) > 1e6) {
+    const Eigen::VectorXd y = this->run(system, Eigen::Vector2d(1.0, 0.0), above * steps, steps);
+    EXPECT_FALSE(y.norm() < 1e3) << "at 1.2 times the predicted limit";
+  }
+}
+
+TYPED_TEST(EveryIntegrator, RegisteredByName) {
+  const MethodInfo* found = find_method(this->meta().name);
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->method, this->method);
+  EXPECT_GE(found->order, 1);
+}
+
+// Adaptive methods run under error control land on tight tolerances too.
+TYPED_TEST(EveryIntegrator, AdaptiveMeetsTolerance) {
+  if (!this->meta().adaptive) GTEST_SKIP() << "fixed-step method";
+  const double zeta = 0.1, duration = 4.0;
+  const LinearSystem system(one, one, 2.0 * zeta * one);
+  Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
+  Settings settings;
+  settings.method = this->method;
+  settings.rtol = 1e-8;
+  const auto stats = integrate(settings, system, x, output_grid(0.0, duration, 0.5), Eigen::VectorXd::Constant(2, 1e-10),
+                               [](const Eigen::VectorXd&, double) { return true; });
+  EXPECT_EQ(stats.status, Status::ok);
+  EXPECT_LT((x - damped_exact(zeta, duration)).cwiseAbs().maxCoeff(), 1e-6);
+}
+
+struct Sample {
+  double t;
+  Eigen::VectorXd x;
+};
+// Takes each step's samples at once; takes none beyond stop_after.
+struct StepwiseRecorder {
+  std::vector<Sample>* out;
+  std::size_t stop_after;
+  int calls = 0;
+  bool operator()(const Eigen::VectorXd& s, double t) { return take_samples(AtState<Eigen::VectorXd>{s}, &t, 1) == 1; }
+  template <class Dense>
+  std::size_t take_samples(const Dense& dense, const double* times, std::size_t count) {
+    ++calls;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (out->size() == stop_after) return i;
+      Eigen::VectorXd s(2);
+      dense(times[i], s);
+      out->push_back({times[i], s});
+    }
+    return count;
+  }
+};
+
+// An observer that takes each step's samples at once (takes_samples) must see
+// exactly what a per-sample observer sees, bitwise, for every method's pair,
+// and stopping after k samples must leave the same state and end time.
+TYPED_TEST(EveryIntegrator, StepwiseObserverSeesThePerSampleSamples) {
+  if (!this->meta().adaptive) GTEST_SKIP() << "fixed-step method";
+  const LinearSystem system(one, one, 0.2 * one);
+  const auto grid = output_grid(0.0, 3.0, 0.01);
+  Settings settings;
+  settings.method = this->method;
+  settings.rtol = 1e-6;
+  const Eigen::VectorXd atol = Eigen::VectorXd::Constant(2, 1e-9);
+  for (const std::size_t stop_after : {grid.size(), std::size_t{137}}) {
+    std::vector<Sample> per_sample, stepwise;
+    Eigen::VectorXd x_per_sample = Eigen::Vector2d(1.0, 0.0), x_stepwise = x_per_sample;
+    const auto a = integrate(settings, system, x_per_sample, grid, atol, [&](const Eigen::VectorXd& s, double t) {
+      if (per_sample.size() == stop_after) return false;
+      per_sample.push_back({t, s});
+      return true;
+    });
+
+    StepwiseRecorder observer{&stepwise, stop_after};
+    const auto b = integrate(settings, system, x_stepwise, grid, atol, observer);
+    ASSERT_EQ(per_sample.size(), stepwise.size());
+    for (std::size_t i = 0; i < per_sample.size(); ++i) {
+      ASSERT_EQ(per_sample[i].t, stepwise[i].t) << i;
+      ASSERT_EQ(per_sample[i].x, stepwise[i].x) << i << " at t = " << per_sample[i].t;
+    }
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.end_time, b.end_time);
+    EXPECT_EQ(a.steps, b.steps);
+    EXPECT_EQ(x_per_sample, x_stepwise);
+    EXPECT_LT(observer.calls, static_cast<int>(stepwise.size())) << "samples must arrive a step at a time";
+    if (stop_after < grid.size()) {
+      EXPECT_EQ(b.status, Status::stopped);
+      EXPECT_EQ(b.end_time, grid[stop_after]);
+    }
+  }
+}
+
+// Dopri5Pair folds odeint's continuous extension once per step; on a
+// nonlinear system (a pendulum, every stage distinct) it must give odeint's
+// calc_state to rounding at every point of the step, with both step sizes the
+// driver uses (a long flight step, a short contact step).
+TEST(Dopri5DenseOutput, EqualsOdeintsCalcState) {
+  struct Pendulum {
+    void operator()(const Eigen::Vector2d& x, Eigen::Vector2d& dxdt, double t) const {
+      dxdt = Eigen::Vector2d(x[1], -9.81 * std::sin(x[0]) + 0.3 * std::cos(2.0 * t));
+    }
+  } pendulum;
+  Dopri5Pair<Eigen::Vector2d> pair;
+  for (double h : {0.4, 1e-3}) {
+    const Eigen::Vector2d x0(1.2, -0.7);
+    const double t0 = 0.25, t1 = t0 + h;
+    Eigen::Vector2d d0, x1, d1, err;
+    pendulum(x0, d0, t0);
+    pair.do_step(pendulum, x0, d0, t0, x1, d1, h, err);
+    Eigen::Vector2d ours, odeints;
+    double worst = 0.0, largest_change = 0.0;
+    for (int i = 0; i <= 20; ++i) {
+      const double t = t0 + h * i / 20.0;
+      pair.calc_state(t, ours, x0, d0, t0, x1, d1, t1);
+      pair.calc_state_odeint(t, odeints, x0, d0, t0, x1, d1, t1);
+      worst = std::max(worst, (ours - odeints).cwiseAbs().maxCoeff());
+      largest_change = std::max(largest_change, (odeints - x0).cwiseAbs().maxCoeff());
+    }
+    EXPECT_LT(worst, 1e-14 * (x0.cwiseAbs().maxCoeff() + largest_change)) << h;
+    EXPECT_GT(largest_change, 1e-4) << "the step must move the state for the test to mean anything";
+    // The interpolant ends on the step's endpoints.
+    pair.calc_state(t1, ours, x0, d0, t0, x1, d1, t1);
+    EXPECT_LT((ours - x1).cwiseAbs().maxCoeff(), 1e-14) << h;
+  }
+}
+
+// A method value no registry entry names (an unchecked cast) is an error, never a stand-in method.
+TEST(Dispatch, UnknownMethodThrows) {
+  const auto unknown = static_cast<Method>(methods.size() + 7);
+  EXPECT_THROW(info(unknown), std::invalid_argument);
+  const LinearSystem system{one, one, one};
+  Eigen::VectorXd x = Eigen::VectorXd::Ones(2);
+  const auto observe = [](const Eigen::VectorXd&, double) { return true; };
+  for (const bool adaptive : {false, true}) {
+    Settings settings;
+    settings.method = unknown;
+    settings.step = 1e-3;
+    settings.fixed = !adaptive;
+    EXPECT_THROW(integrate(settings, system, x, {0.0, 1.0}, Eigen::VectorXd::Constant(2, 1e-9), observe),
+                 std::invalid_argument);
+  }
+  // A fixed-step method has no error-controlled form: asking for one throws too.
+  EXPECT_THROW(visit_pair<Eigen::VectorXd>(Method::rk4, [](auto&) { return 0; }), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace dropsim::integrators

@@ -1,0 +1,216 @@
+// The drop engine against the paper's numbers, invariants and an independent integration.
+#include <gtest/gtest.h>
+
+#include <boost/numeric/odeint.hpp>
+#include <cmath>
+
+#include "dropsim/sim/combining.hpp"
+#include "dropsim/sim/scaling.hpp"
+#include "dropsim/sim/simulate.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/scenarios.hpp"
+
+namespace dropsim {
+namespace {
+
+using test::paper_scenario;
+
+const char* const paper_models[] = {"human62", "human500", "mouse", "emu10", "emu2", "horse", "giraffe"};
+
+// [P9] with the paper's human: E* = 1e6 / 2^1.5 and xh = (3 M g / (4 n E* R^2))^(2/3).
+TEST(PaperHuman, ContactParametersMatchThePaper) {
+  const io::Scenario s = paper_scenario("human62_alpha-unscaled");
+  const DropModel& m = s.drop();
+  EXPECT_NEAR(m.law.effective_modulus, 1e6 / std::pow(2.0, 1.5), 1e-9);
+  const double xh = rest_indentation_relative({m.mass, m.spheres, m.law.radius}, m.gravity, m.law.effective_modulus);
+  EXPECT_NEAR(xh, 0.3532, 1e-4);
+  // Tangent stiffness per sphere at rest [P-B1]; the paper quotes 13.5 kN/m.
+  const double k = hertz_stiffness(m.law.effective_modulus, m.law.radius, xh * m.law.radius);
+  EXPECT_NEAR(k, 13.45e3, 50.0);
+  EXPECT_NEAR(1.5 * (m.mass * m.gravity / m.spheres) / (xh * m.law.radius), k, 1e-6 * k);
+  // Impact speed from 0.25 R and the [P14] restitution estimate.
+  const double v = impact_speed(m.gravity, m.initial_height);
+  EXPECT_NEAR(v, 0.396, 5e-4);
+  EXPECT_NEAR(restitution_estimate(m.law.dissipation, v), 0.21, 0.005);
+}
+
+// Every paper run settles at the same relative indentation: the moduli follow [P11].
+TEST(PaperSuite, EveryRunReachesTheSameEquilibrium) {
+  const io::Scenario human = paper_scenario("human62_alpha-scaled");
+  const double xh_human = rest_indentation_relative({human.drop().mass, human.drop().spheres, human.drop().law.radius},
+                                                    human.drop().gravity, human.drop().law.effective_modulus);
+  for (const char* model : paper_models) {
+    for (const char* alpha : {"alpha-scaled", "alpha-unscaled"}) {
+      const std::string stem = std::string(model) + "_" + alpha;
+      const io::Scenario s = paper_scenario(stem);
+      const Trace t = simulate(s.drop(), s.run);
+      ASSERT_EQ(t.stats.status, integrators::Status::ok) << stem;
+      const double tolerance = std::string(alpha) == "alpha-scaled" ? 1e-6 : 1e-5;
+      EXPECT_NEAR(t.final_indentation_relative(), xh_human, tolerance) << stem;
+      std::printf("[measured] %-24s xh(2 s) - xh_eq = %+.3g\n", stem.c_str(), t.final_indentation_relative() - xh_human);
+      EXPECT_NEAR(t.final_indentation_relative(), 0.3532, 1e-4) << stem;
+    }
+  }
+}
+
+int local_maxima_above(const std::vector<double>& f, double level) {
+  int count = 0;
+  for (std::size_t i = 1; i + 1 < f.size(); ++i)
+    if (f[i] > f[i - 1] && f[i] >= f[i + 1] && f[i] > level) ++count;
+  return count;
+}
+
+// Largest |F/(Mg)| difference over the samples two runs share on their
+// common tau grid (the paper scenarios record at interval_tau 0.01; each run's
+// last sample, at t = duration, lies off that grid).
+double max_difference_on_common_tau(const Trace& a, const Trace& b) {
+  const std::size_t n = std::min(a.samples(), b.samples()) - 1;
+  double worst = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_NEAR(a.tau[i], b.tau[i], 1e-9 * std::max(1.0, a.tau[i]));
+    worst = std::max(worst, std::abs(a.force_normalized[i] - b.force_normalized[i]));
+  }
+  return worst;
+}
+
+// With [P11] and [P15] the drop is the same dimensionless motion for every size.
+TEST(PaperSuite, ScaledRunsCollapseInDimensionlessTime) {
+  const io::Scenario mouse = paper_scenario("mouse_alpha-scaled");
+  const io::Scenario giraffe = paper_scenario("giraffe_alpha-scaled");
+  const double worst = max_difference_on_common_tau(simulate(mouse.drop(), mouse.run), simulate(giraffe.drop(), giraffe.run));
+  std::printf("[measured] scaled mouse vs scaled giraffe: max |dF/(Mg)| on common tau = %.3g\n", worst);
+  EXPECT_LE(worst, 1e-6);
+}
+
+// With alpha unscaled the small model is underdamped: the mouse rings, the giraffe does not.
+TEST(PaperSuite, UnscaledDissipationBreaksTheCollapse) {
+  const io::Scenario mouse = paper_scenario("mouse_alpha-unscaled");
+  const io::Scenario giraffe = paper_scenario("giraffe_alpha-unscaled");
+  const Trace tm = simulate(mouse.drop(), mouse.run);
+  const Trace tg = simulate(giraffe.drop(), giraffe.run);
+  const double worst = max_difference_on_common_tau(tm, tg);
+  std::printf("[measured] unscaled: max |dF/(Mg)| = %.3g; mouse maxima > 1.05: %d, giraffe: %d; mouse xh(2 s) - "
+              "xh_eq = %.3g\n",
+              worst, local_maxima_above(tm.force_normalized, 1.05), local_maxima_above(tg.force_normalized, 1.05),
+              tm.final_indentation_relative() - 0.3532197211);
+  EXPECT_GT(worst, 0.5);
+  EXPECT_GE(local_maxima_above(tm.force_normalized, 1.05), 5);
+  EXPECT_LE(local_maxima_above(tg.force_normalized, 1.05), 2);
+  // How close the ringing mouse gets to rest by t = 2 s (reported in the README).
+  EXPECT_NEAR(tm.final_indentation_relative(), 0.35322, 1e-5);
+}
+
+// An independent computation: the dimensionless ODE of PHYSICS.md section 4,
+//   xh'' = 1 - c1 max(xh,0)^1.5 max(1 + c2 xh', 0),
+// with free fall done analytically and the contact phase integrated by
+// Boost.Odeint's Runge–Kutta–Fehlberg 7(8) at 1e-13, sharing no code with dropsim.
+TEST(PaperSuite, AgreesWithAnIndependentIntegration) {
+  const io::Scenario s = paper_scenario("human62_alpha-scaled");
+  const DropModel& m = s.drop();
+  const Trace t = simulate(m, s.run);
+  const double R = m.law.radius, g = m.gravity;
+  const double c1 = 4.0 * m.spheres * m.law.effective_modulus * R * R / (3.0 * m.mass * g);
+  const double c2 = 1.5 * m.law.dissipation * std::sqrt(g * R);
+  const double h0 = m.initial_height / R;  // 0.25
+  const double tau_touch = std::sqrt(2.0 * h0);
+
+  using State = std::array<double, 2>;  // xh, xh' in tau
+  auto rhs = [&](const State& z, State& dz, double) {
+    const double xh = std::max(z[0], 0.0);
+    dz[0] = z[1];
+    dz[1] = 1.0 - c1 * xh * std::sqrt(xh) * std::max(1.0 + c2 * z[1], 0.0);
+  };
+  std::vector<double> taus;
+  for (std::size_t i = 0; i < t.samples(); ++i)
+    if (t.tau[i] > tau_touch) taus.push_back(t.tau[i]);
+  taus.insert(taus.begin(), tau_touch);
+  std::vector<double> expected;
+  State z{0.0, tau_touch};  // touchdown speed sqrt(2 h0) in units of sqrt(g R)
+  namespace odeint = boost::numeric::odeint;
+  odeint::integrate_times(odeint::make_controlled(1e-13, 1e-13, odeint::runge_kutta_fehlberg78<State>()), rhs, z,
+                          taus.begin(), taus.end(), 1e-4, [&](const State& zz, double) {
+                            const double xh = std::max(zz[0], 0.0);
+                            expected.push_back(c1 * xh * std::sqrt(xh) * std::max(1.0 + c2 * zz[1], 0.0));
+                          });
+  double worst = 0.0;
+  std::size_t k = 1;  // expected[0] is touchdown itself
+  for (std::size_t i = 0; i < t.samples(); ++i) {
+    if (t.tau[i] <= tau_touch) {
+      EXPECT_EQ(t.force_normalized[i], 0.0);  // still in free fall
+      continue;
+    }
+    worst = std::max(worst, std::abs(t.force_normalized[i] - expected[k++]));
+  }
+  EXPECT_EQ(k, expected.size());
+  std::printf("[measured] human62 scaled vs independent RKF78: max |dF/(Mg)| = %.3g\n", worst);
+  EXPECT_LE(worst, 1e-8);
+}
+
+// Undamped Hertz: kinetic + gravitational + elastic energy is conserved
+// through repeated bounces (every touchdown and lift-off landed on).
+TEST(DropEnergy, HertzBouncingConservesEnergy) {
+  io::Scenario s = paper_scenario("human62_alpha-unscaled");
+  DropModel m = s.drop();
+  m.law.kind = ContactLawKind::hertz;
+  m.law.dissipation = 0.0;
+  m.initial_height = m.law.radius;  // drop from 1 R
+  RunSettings run = s.run;
+  run.integrator.rtol = 1e-10;
+  const Trace t = simulate(m, run);
+  ASSERT_EQ(t.stats.status, integrators::Status::ok);
+  const double e0 = t.kinetic[0] + t.potential[0] + t.elastic[0];
+  double worst = 0.0;
+  int touchdowns = 0;
+  for (std::size_t i = 0; i < t.samples(); ++i) {
+    worst = std::max(worst, std::abs(t.kinetic[i] + t.potential[i] + t.elastic[i] - e0) / e0);
+    if (i > 0 && t.indentation[i - 1] <= 0.0 && t.indentation[i] > 0.0) ++touchdowns;
+  }
+  EXPECT_GE(touchdowns, 5);  // it really bounces
+  std::printf("[measured] undamped Hertz, %d touchdowns: max relative energy error %.3g\n", touchdowns, worst);
+  EXPECT_LE(worst, 1e-8);
+}
+
+// Touchdown time from the last free-flight sample: y - v s - g s^2 / 2 = 0
+// holds exactly until touchdown, so no interpolation error enters.
+double touchdown_time(const Trace& t, double g) {
+  for (std::size_t i = 1; i < t.samples(); ++i)
+    if (t.indentation[i - 1] <= 0.0 && t.indentation[i] > 0.0) {
+      const double y = t.q[i - 1], v = t.u[i - 1];
+      return t.time[i - 1] + (v + std::sqrt(v * v + 2.0 * g * y)) / g;
+    }
+  return NAN;
+}
+
+// Loose tolerances must not let a step jump through the ground (Simbody's RKF
+// does on these drops: 5–9 radii deep at 1000 body weights).
+TEST(Tunnelling, LooseToleranceStillTouchesDownOnTime) {
+  for (const char* stem : {"giraffe_alpha-scaled", "mouse_alpha-scaled"}) {
+    io::Scenario s = paper_scenario(stem);
+    const Trace tight = simulate(s.drop(), s.run);
+    s.run.integrator.rtol = 1e-3;
+    const Trace loose = simulate(s.drop(), s.run);
+    ASSERT_EQ(loose.stats.status, integrators::Status::ok) << stem;
+    EXPECT_NEAR(touchdown_time(loose, s.drop().gravity), touchdown_time(tight, s.drop().gravity), 1e-4) << stem;
+    // And both touch down when free fall says they must: sqrt(2 h / g).
+    EXPECT_NEAR(touchdown_time(tight, s.drop().gravity), std::sqrt(2.0 * s.drop().initial_height / s.drop().gravity), 1e-9) << stem;
+    EXPECT_LE(*std::max_element(loose.indentation_relative.begin(), loose.indentation_relative.end()), 0.6) << stem;
+  }
+}
+
+// Fixed-step methods reproduce the adaptive run when the step resolves the contact.
+TEST(FixedStep, Rk4AndCentralDifferenceConvergeToTheAdaptiveRun) {
+  io::Scenario s = paper_scenario("human62_alpha-scaled");
+  const Trace reference = simulate(s.drop(), s.run);
+  for (auto method : {integrators::Method::rk4, integrators::Method::central_difference}) {
+    s.run.integrator.method = method;
+    s.run.integrator.step = 1e-5;
+    const Trace t = simulate(s.drop(), s.run);
+    ASSERT_EQ(t.stats.status, integrators::Status::ok);
+    EXPECT_NEAR(t.final_indentation_relative(), reference.final_indentation_relative(), 1e-6);
+    const double peak_ref = reference.force_normalized[reference.peak_index()];
+    EXPECT_NEAR(t.force_normalized[t.peak_index()], peak_ref, 2e-3);
+  }
+}
+
+}  // namespace
+}  // namespace dropsim
