@@ -6,7 +6,7 @@
 
 namespace dropsim::app {
 
-// Exit statuses (INTERFACE.md): 0 ok, 1 a check failed or a run diverged, 2 bad input or I/O.
+// Exit statuses (docs/interface.md#exit-status): 0 ok, 1 a check failed or a run diverged, 2 bad input or I/O.
 enum ExitCode : int { exit_ok = 0, exit_check_failed = 1, exit_bad_input = 2 };
 
 // Each add_* registers a subcommand and sets `run` to its body when parsed.

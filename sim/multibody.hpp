@@ -7,7 +7,7 @@
 // The free body's angular velocity in u is in the BODY frame, so its mass
 // block diag(m, m, m, I_body) is constant and Euler's equations carry the
 // gyroscopic term -w x I w. Contacts are frictionless normal forces; a gap g
-// has rate gdot = J u and its force lambda acts as J^T lambda (PHYSICS.md 6).
+// has rate gdot = J u and its force lambda acts as J^T lambda (docs/physics.md#effective-mass).
 #pragma once
 
 #include <Eigen/Core>
