@@ -5,7 +5,8 @@
 
 Fails (exit 1), printing every failure as FILE:LINE: message, when
   - a tracked file outside docs/history* names the old workplace documents
-    (the folder `shared/`, PHYSICS.md or INTERFACE.md) instead of docs/;
+    (the workplace folder, its physics or interface page; see OLD_NAMES)
+    instead of docs/;
   - a relative link or #anchor in README.md, docs/*.md or scenarios/**/README.md
     does not resolve to a tracked file (or folder) of the repository, or to a
     heading or <a id="..."> of the markdown file it points into, with GitHub's
@@ -21,7 +22,7 @@ import sys
 
 README_MAX_LINES = 220
 # Spelled in pieces so that this file does not name them itself.
-OLD_NAMES = re.compile(r"shared/|" + "PHYS" + r"ICS\.md|" + "INTER" + r"FACE\.md")
+OLD_NAMES = re.compile("sha" + r"red/|" + "PHYS" + r"ICS\.md|" + "INTER" + r"FACE\.md")
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 HTML_ID = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"", re.I)
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
