@@ -1,5 +1,5 @@
 // `dropsim scale`: carry contact parameters from a reference model to a target
-// (PHYSICS.md sections 3-4), or design them for a load; text, --json, --osim, --curve.
+// (docs/physics.md#smoothed-hunt-crossley, #size-scaling), or design them for a load; text, --json, --osim, --curve.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -165,7 +165,7 @@ int run_scale(const ScaleOptions& o) {
     result = scale_contact(ref, target, o.scale_dissipation);
     extra["mode"] = "scale";
     extra["dissipation_scaled"] = o.scale_dissipation;
-    // OpenSim's reference smoothing left unscaled, seen at the target radius [P-C2].
+    // OpenSim's reference smoothing left unscaled, seen at the target radius docs/physics.md#scaling-the-smoothing-parameters.
     extra["cf_relative_unscaled"] = smoothing_cf_relative(ref.cf, target.radius);
     extra["reference"] = to_json(describe_contact(ref, gravity));
   }
@@ -211,9 +211,9 @@ void add_scale_command(CLI::App& app, Runner& run) {
   cmd->add_option("--to-mass", o->to_mass, "target mass (kg)");
   cmd->add_option("--to-spheres", o->to_spheres, "target sphere count in contact");
   cmd->add_option("--to-radius", o->to_radius, "target sphere radius (m)");
-  cmd->add_flag("--scale-dissipation", o->scale_dissipation, "scale alpha by sqrt(R_a/R_b) [P15] (default: keep)");
-  cmd->add_option("--gamma", o->gamma, "design mode [P12]: peak load in body weights (with --xh)");
-  cmd->add_option("--xh", o->xh, "design mode [P12]: relative indentation at that load");
+  cmd->add_flag("--scale-dissipation", o->scale_dissipation, "scale alpha by sqrt(R_a/R_b) docs/physics.md#scaling-the-dissipation (default: keep)");
+  cmd->add_option("--gamma", o->gamma, "design mode docs/physics.md#design-for-a-load: peak load in body weights (with --xh)");
+  cmd->add_option("--xh", o->xh, "design mode docs/physics.md#design-for-a-load: relative indentation at that load");
   cmd->add_option("--gravity", o->gravity, "m/s^2 (default 9.80665 or the scenario's)");
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_flag("--osim", o->osim, "print OpenSim XML (ContactGeometrySet and ForceSet)");

@@ -2,7 +2,7 @@
 //
 // BM_StepCost/<method>: the 1-DOF drop (human62, in contact, compressing),
 // 1000 steps of 0.1 ms per iteration from the same initial state.
-// BM_StepCostBar/<method>: the bar on two supports (PHYSICS.md section 7) as
+// BM_StepCostBar/<method>: the bar on two supports (docs/physics.md#coupled-contact-modes) as
 // its linear 2-DOF system, standing in for the multi-contact engine until it lands.
 // BM_WorkPrecision/<method>: the whole human62 drop at a fixed 0.5 ms step;
 // counter peak_force_error against dopri5 at rtol 1e-12 (largest sample on the same 0.5 ms grid).

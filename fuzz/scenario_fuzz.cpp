@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     const dropsim::io::Scenario s = dropsim::io::parse_scenario(text, "fuzz.json");
-    // What was accepted must reproduce itself (INTERFACE.md: the `scenario` attribute of a
+    // What was accepted must reproduce itself (docs/interface.md: the `scenario` attribute of a
     // file reproduces the run), so the resolved form must parse again; if it does not, the
     // validator let through a value it cannot represent (an overflow to inf, say).
     try {

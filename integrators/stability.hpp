@@ -3,10 +3,10 @@
 //
 // The linear system is M q'' + C q' + K q = 0, built from mass, stiffness and
 // damping matrices, or from contact matrices (K = J^T Kc J, C = J^T Cc J, the
-// shape of a linearised multi-contact model, PHYSICS.md section 7). Applying one
+// shape of a linearised multi-contact model, docs/physics.md#coupled-contact-modes). Applying one
 // step of a method to each basis state of x = [q; u] gives the columns of its
 // one-step map G(h); the method is stable at h when the spectral radius of G
-// is at most 1 (PHYSICS.md section 8). Works for library steppers and our own.
+// is at most 1 (docs/physics.md#step-limits). Works for library steppers and our own.
 #pragma once
 
 #include <Eigen/Core>

@@ -17,7 +17,7 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out);
 // The law names a scenario may give, comma-separated, for messages.
 std::string law_names();
 
-// A reference model for `scaled_from` [P11, P15].
+// A reference model for `scaled_from` docs/physics.md#size-scaling, #scaling-the-dissipation.
 struct ScaledFrom {
   double mass = 0.0, radius = 0.0, stiffness = 0.0, dissipation = 0.0;
   int spheres = 0;
@@ -25,8 +25,8 @@ struct ScaledFrom {
 
 // `scaled_from`'s optional smoothing (cf, bd, bv; OpenSim's defaults when
 // absent) for a smooth_hunt_crossley contact, carried from radius_a to
-// radius_b when the contact says `"scale_smoothing": true` ([P-C2], [P-C8],
-// [P-C10]) and taken as they are otherwise. Writes the values into `typed`
+// radius_b when the contact says `"scale_smoothing": true` (docs/physics.md#scaling-the-smoothing-parameters,
+// docs/physics.md#scaling-the-smoothing-parameters) and taken as they are otherwise. Writes the values into `typed`
 // (the contact resolved to its typed form). Reads from `ref` and `contact`.
 void resolve_scaled_smoothing(ObjectReader& ref, ObjectReader& contact, double radius_a, double radius_b,
                               nlohmann::json& typed);

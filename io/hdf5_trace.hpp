@@ -1,4 +1,4 @@
-// Trace -> HDF5 file (INTERFACE.md "HDF5 traces"), written atomically.
+// Trace -> HDF5 file (docs/interface.md#hdf5-traces), written atomically.
 #pragma once
 
 #include <string>

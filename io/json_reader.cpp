@@ -48,7 +48,30 @@ std::string pointer(const std::vector<Frame>& frames) {
   return p;
 }
 
+thread_local KeyLog* key_log = nullptr;
+
+// "/bodies/0" + "mass" -> "/bodies/[]/mass": one pattern per key, whatever the array index.
+std::string key_pattern(const std::string& path, const std::string& key) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    const std::size_t next = path.find('/', i + 1);
+    const std::string segment = path.substr(i + 1, next == std::string::npos ? std::string::npos : next - i - 1);
+    const bool index = !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
+    out += "/" + (index ? std::string("[]") : segment);
+    if (next == std::string::npos) break;
+    i = next;
+  }
+  return out + "/" + key;
+}
+
 }  // namespace
+
+KeyLog* set_key_log(KeyLog* log) {
+  KeyLog* previous = key_log;
+  key_log = log;
+  return previous;
+}
 
 nlohmann::json parse_json_document(const std::string& text, const std::string& file) {
   using Event = nlohmann::json::parse_event_t;
@@ -100,6 +123,7 @@ ObjectReader::ObjectReader(const nlohmann::json& value, std::string path, std::s
 
 bool ObjectReader::has(const std::string& key) const {
   known_.insert(key);
+  if (key_log) key_log->asked.insert(key_pattern(path_, key));
   return value_.contains(key);
 }
 
@@ -115,6 +139,7 @@ const nlohmann::json& ObjectReader::raw(const std::string& key) {
     fail(key, "is required" + hint);
   }
   read_.insert(key);
+  if (key_log) key_log->read.insert(key_pattern(path_, key));
   return value_.at(key);
 }
 

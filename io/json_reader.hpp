@@ -11,6 +11,18 @@
 
 namespace dropsim::io {
 
+// Test hook: while a KeyLog is installed on the calling thread, every
+// ObjectReader reports each key it is asked about (`has`, `exclusive`, the
+// optional readers) and each key it consumes, as a JSON path with array
+// indices folded to "[]" ("/bodies/[]/inertia"). The interface test compares
+// the consumed keys with docs/interface.md and the JSON Schema. Off (one
+// pointer test per key) unless a test installs a log.
+struct KeyLog {
+  std::set<std::string> asked, read;
+};
+// Installs `log` for this thread (nullptr: off); returns the previous one.
+KeyLog* set_key_log(KeyLog* log);
+
 // Rules a number may have to obey; each names itself in the error message.
 enum class Bound { any, positive, nonnegative, fraction /* (0, 1) */ };
 

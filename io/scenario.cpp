@@ -1,4 +1,4 @@
-// Scenario JSON -> validated Scenario (INTERFACE.md, drop form).
+// Scenario JSON -> validated Scenario (docs/interface.md, drop form).
 #include "dropsim/io/scenario.hpp"
 
 #include <cerrno>
@@ -32,7 +32,7 @@ struct DropGeometry {
 };
 
 // `contact` of the drop form: a contact law, its parameters typed directly or
-// scaled from a reference model as the paper does ([P11] modulus, [P15] alpha).
+// scaled from a reference model as the paper does (docs/physics.md#size-scaling modulus, docs/physics.md#scaling-the-dissipation alpha).
 void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model, json& out) {
   model.law.radius = g.radius;
   r.exclusive({"scaled_from", "stiffness"});

@@ -160,7 +160,7 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     const auto radius = numbers(r, "radius", 2);
     if (!(radius[0] >= 0.0 && radius[1] >= 0.0)) r.fail("radius", "must be >= 0 (got " + show(r.raw("radius")) + ")");
     c.radius = {radius[0], radius[1]};
-    // Composite radius R1 R2 / (R1 + R2) (PHYSICS.md 1).
+    // Composite radius R1 R2 / (R1 + R2) (docs/physics.md#hertz-contact).
     c.law.radius = radius[0] + radius[1] > 0.0 ? radius[0] * radius[1] / (radius[0] + radius[1]) : 0.0;
     out["bodies"] = names;
     out["at"] = at_out;

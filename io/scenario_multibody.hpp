@@ -1,4 +1,4 @@
-// The multi-contact scenario form (INTERFACE.md): bodies and contacts -> MultibodyModel.
+// The multi-contact scenario form (docs/interface.md): bodies and contacts -> MultibodyModel.
 #pragma once
 
 #include <nlohmann/json.hpp>

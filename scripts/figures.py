@@ -85,7 +85,7 @@ def figure3(paper_dir, out_dir):
     for x, limit, stem in (("tau", 25.0, "fig3_force_vs_tau"), ("time", 0.4, "fig3_force_vs_time")):
         fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
         for ax, kind, title in ((axes[0], "unscaled", r"$\alpha$ unscaled (2 s/m)"),
-                                (axes[1], "scaled", r"$\alpha$ scaled, $\alpha \sqrt{R}$ constant [P15]")):
+                                (axes[1], "scaled", r"$\alpha$ scaled, $\alpha \sqrt{R}$ constant (van Bijlert eq. 15)")):
             for k, (model, run) in enumerate(runs[kind]):
                 keep = run[x] <= limit
                 # Alternate dashes: emu10 and emu2 share n E* and so coincide exactly.

@@ -1,4 +1,4 @@
-// Combining rules: from the surface moduli a user types to the composite E* [P2, P-A1..A5].
+// Combining rules: from the surface moduli a user types to the composite E* docs/physics.md#combining-rules.
 #pragma once
 
 #include <optional>
@@ -17,19 +17,19 @@ constexpr std::optional<CombiningRule> combining_rule_from_string(std::string_vi
   return value_in(combining_rule_names, name);
 }
 
-// Plane-strain modulus of one material [P-A1]: E / (1 - nu^2).
+// Plane-strain modulus of one material docs/physics.md#combining-rules: E / (1 - nu^2).
 double plane_strain_modulus(double youngs_modulus, double poisson_ratio);
 
-// Johnson (textbook) rule [P-A2]: 1/E* = 1/E1 + 1/E2.
+// Johnson (textbook) rule docs/physics.md#combining-rules: 1/E* = 1/E1 + 1/E2.
 double johnson_composite(double e1, double e2);
 
-// Sherman's rule, Simbody/OpenSim [P-A3]: k_i = E_i^(2/3), s1 = k2/(k1+k2), E* = (s1 k1)^(3/2).
+// Sherman's rule, Simbody/OpenSim docs/physics.md#combining-rules: k_i = E_i^(2/3), s1 = k2/(k1+k2), E* = (s1 k1)^(3/2).
 double sherman_composite(double e1, double e2);
 
 // Simbody's share of surface 1 in the combined properties: s1 = k2 / (k1 + k2).
 double sherman_share(double e1, double e2);
 
-// E* when both surfaces are given the same modulus (OpenSim's habit) [P2]:
+// E* when both surfaces are given the same modulus (OpenSim's habit) docs/physics.md#combining-rules:
 // E / 2^p with p = 3/2 (Sherman), 1 (Johnson); `none` takes E as E* itself.
 double effective_modulus(CombiningRule rule, double surface_modulus);
 

@@ -32,7 +32,7 @@ ContactDescription describe_contact(const ContactParameters& p, double gravity) 
 ContactParameters scale_contact(const ContactParameters& a, const SphereSupport& b, bool scale_alpha) {
   ContactParameters p = a;
   p.support = b;
-  // [P11] applies to E* and to the typed surface modulus alike (same combining rule).
+  // docs/physics.md#size-scaling applies to E* and to the typed surface modulus alike (same combining rule).
   p.stiffness = scale_effective_modulus(a.stiffness, a.support, b);
   if (scale_alpha) p.dissipation = scale_dissipation(a.dissipation, a.support.radius, b.radius);
   p.cf = scale_cf(a.cf, a.support.radius, b.radius);

@@ -24,28 +24,28 @@ struct ContactDescription {
   ContactParameters parameters;
   double gravity = standard_gravity;
   double effective_modulus = 0.0;      // E*, Pa
-  double indentation_relative = 0.0;   // xh at rest [P9]
+  double indentation_relative = 0.0;   // xh at rest docs/physics.md#size-scaling
   double indentation = 0.0;            // m, at rest
-  double stiffness_per_sphere = 0.0;   // N/m, tangent at rest [P-B2]
+  double stiffness_per_sphere = 0.0;   // N/m, tangent at rest docs/physics.md#hertz-stiffness
   double stiffness_total = 0.0;        // N/m, n spheres in parallel
-  double patch_radius = 0.0;           // m [P16]
-  double patch_area = 0.0;             // m^2 [P16]
-  double contact_stress = 0.0;         // Pa, mean at rest [P16]
+  double patch_radius = 0.0;           // m docs/physics.md#contact-patch-and-stress
+  double patch_area = 0.0;             // m^2 docs/physics.md#contact-patch-and-stress
+  double contact_stress = 0.0;         // Pa, mean at rest docs/physics.md#contact-patch-and-stress
   double impact_speed = 0.0;           // m/s after a 0.25 R drop
-  double restitution_estimate = 0.0;   // [P14]
+  double restitution_estimate = 0.0;   // docs/physics.md#restitution
   double restitution_simulated = 0.0;  // one gravity-free Hertz impact at that speed (sim/restitution.hpp)
-  double cf_relative = 0.0;            // sqrt(cf) / R [P-C2]
-  double bd_width = 0.0;               // relative width over which the Hertz step goes 10 % -> 90 % [P-C8]
-  double bv_hat = 0.0;                 // bv sqrt(R) [P-C10]
+  double cf_relative = 0.0;            // sqrt(cf) / R docs/physics.md#scaling-the-smoothing-parameters
+  double bd_width = 0.0;               // relative width over which the Hertz step goes 10 % -> 90 % docs/physics.md#scaling-the-smoothing-parameters
+  double bv_hat = 0.0;                 // bv sqrt(R) docs/physics.md#scaling-the-smoothing-parameters
 };
 
 ContactDescription describe_contact(const ContactParameters& p, double gravity);
 
-// Model a's parameters carried to support b: modulus by [P11], cf/bd/bv by
-// [P-C2]/[P-C8]/[P-C10], dissipation by [P15] when scale_dissipation (kept otherwise).
+// Model a's parameters carried to support b: modulus by docs/physics.md#size-scaling, cf/bd/bv by
+// docs/physics.md#scaling-the-smoothing-parameters, dissipation by docs/physics.md#scaling-the-dissipation when scale_dissipation (kept otherwise).
 ContactParameters scale_contact(const ContactParameters& a, const SphereSupport& b, bool scale_dissipation);
 
-// Design mode [P12]: the surface modulus for `gamma` body weights at relative
+// Design mode docs/physics.md#design-for-a-load: the surface modulus for `gamma` body weights at relative
 // indentation xh on `support`; the other parameters are taken from `p`.
 ContactParameters design_contact(const ContactParameters& p, const SphereSupport& support, double gravity,
                                  double gamma, double xh);
@@ -54,7 +54,7 @@ ContactParameters design_contact(const ContactParameters& p, const SphereSupport
 
 namespace dropsim {
 
-// Force against indentation at one radius (the paper's Figure C.4): Hertz [P1],
+// Force against indentation at one radius (the paper's Figure C.4): Hertz docs/physics.md#hertz-contact,
 // the smoothed law with unscaled smoothing and with smoothing scaled to R.
 struct ForceCurves {
   double radius = 0.0, effective_modulus = 0.0;

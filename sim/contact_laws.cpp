@@ -40,7 +40,7 @@ double smooth_hertz_energy(double effective_modulus, double radius, double cf, d
 
 namespace {
 
-// OpenSim's SmoothSphereHalfSpaceForce [P-C1..C9] and its tangents; acts at every x.
+// OpenSim's SmoothSphereHalfSpaceForce docs/physics.md#smoothed-hunt-crossley and its tangents; acts at every x.
 ContactResponse smooth_response(const ContactLaw& law, double x, double xdot) {
   ContactResponse r;
   const double e = law.effective_modulus, radius = law.radius;

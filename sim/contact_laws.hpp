@@ -12,24 +12,24 @@
 
 namespace dropsim {
 
-// Hertz sphere on halfspace [P1]: Fe = 4/3 E* sqrt(R) x^(3/2), x > 0. eta = 1 (spheres).
+// Hertz sphere on halfspace docs/physics.md#hertz-contact: Fe = 4/3 E* sqrt(R) x^(3/2), x > 0. eta = 1 (spheres).
 // As 4/3 E* x sqrt(R x): one square root, the latency every sample and stage waits on.
 inline double hertz_force(double effective_modulus, double radius, double x) {
   return x > 0.0 ? (4.0 / 3.0) * effective_modulus * x * std::sqrt(radius * x) : 0.0;
 }
 
-// Hertz tangent stiffness [P-B1]: dFe/dx = 2 E* sqrt(R x) = 1.5 Fe / x.
+// Hertz tangent stiffness docs/physics.md#hertz-stiffness: dFe/dx = 2 E* sqrt(R x) = 1.5 Fe / x.
 inline double hertz_stiffness(double effective_modulus, double radius, double x) {
   return x > 0.0 ? 2.0 * effective_modulus * std::sqrt(radius * x) : 0.0;
 }
 
-// Hunt–Crossley [P13] with Simbody's clamp: F = max(Fe (1 + 1.5 alpha xdot), 0).
+// Hunt–Crossley docs/physics.md#hunt-crossley with Simbody's clamp: F = max(Fe (1 + 1.5 alpha xdot), 0).
 // Clamped per contact (Simbody leaves its whole contact loop instead).
 inline double hunt_crossley(double elastic_force, double xdot, double dissipation) {
   return std::max(elastic_force * (1.0 + 1.5 * dissipation * xdot), 0.0);
 }
 
-// Hertz potential [P1]: V = 2/5 Fe x, from the elastic force at x.
+// Hertz potential docs/physics.md#hertz-contact: V = 2/5 Fe x, from the elastic force at x.
 inline double hertz_energy(double elastic_force, double x) { return 0.4 * elastic_force * x; }
 
 // Linear penalty spring: F = k x for x > 0.
@@ -40,7 +40,7 @@ inline double linear_damped(double stiffness, double damping, double x, double x
   return x > 0.0 ? std::max(stiffness * x + damping * xdot, 0.0) : 0.0;
 }
 
-// OpenSim's smoothed Hertz force (SmoothSphereHalfSpaceForce) [P-C1, P-C3, P-C4]:
+// OpenSim's smoothed Hertz force (SmoothSphereHalfSpaceForce) docs/physics.md#smoothed-hunt-crossley:
 // Fs = (4/3) E* sqrt(R) (x^2 + cf)^(3/4) * (1/2 + 1/2 tanh(bd x)), for every x
 // (it never vanishes: a sphere in flight still feels a tiny force).
 inline double smooth_hertz_force(double effective_modulus, double radius, double cf, double bd, double x) {
@@ -48,7 +48,7 @@ inline double smooth_hertz_force(double effective_modulus, double radius, double
   return fcf * (0.5 + 0.5 * std::tanh(bd * x));
 }
 
-// The smoothed Hunt–Crossley factor [P-C9]: F = Fs (1 + 1.5 alpha xdot) (1/2 + 1/2 tanh(bv (xdot + 2/(3 alpha)))).
+// The smoothed Hunt–Crossley factor docs/physics.md#smoothed-hunt-crossley: F = Fs (1 + 1.5 alpha xdot) (1/2 + 1/2 tanh(bv (xdot + 2/(3 alpha)))).
 // alpha = 0 gives the factor 1 (OpenSim evaluates tanh(bv * inf) = 1 there too).
 inline double smooth_hunt_crossley(double smooth_elastic_force, double xdot, double dissipation, double bv) {
   if (dissipation == 0.0) return smooth_elastic_force;
@@ -57,7 +57,7 @@ inline double smooth_hunt_crossley(double smooth_elastic_force, double xdot, dou
 }
 
 // The restitution-parameterised laws are Hunt–Crossley-shaped, F = Fe (1 + chi xdot),
-// with chi from a target restitution and impact speed (PHYSICS.md section 2,
+// with chi from a target restitution and impact speed (docs/physics.md#restitution,
 // sim/restitution.hpp); `exact_restitution` inverts the single-impact relation.
 enum class ContactLawKind {
   hertz,
@@ -89,7 +89,7 @@ constexpr std::string_view to_string(ContactLawKind kind) { return name_in(conta
 // Laws whose force is Fe (1 + chi xdot) with chi set from restitution and impact speed.
 bool restitution_parameterised(ContactLawKind kind);
 
-// OpenSim's SmoothSphereHalfSpaceForce defaults [P-C1..C10].
+// OpenSim's SmoothSphereHalfSpaceForce defaults docs/physics.md#smoothed-hunt-crossley.
 constexpr double opensim_default_cf = 1e-5;  // m^2, constant_contact_force
 constexpr double opensim_default_bd = 300;   // 1/m, hertz_smoothing
 constexpr double opensim_default_bv = 50;    // s/m, hunt_crossley_smoothing

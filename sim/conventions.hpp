@@ -8,7 +8,7 @@ namespace dropsim {
 // Indentation x of a sphere contact is how far the sphere would pass through
 // the other surface if it could: x = -(gap). It is positive in contact and
 // negative when open. The indentation rate xdot is positive while compressing.
-// Relative indentation is x / R (dimensionless) [P3].
+// Relative indentation is x / R (dimensionless) docs/physics.md#hertz-contact.
 //
 // For a sphere of radius R whose centre is at height y above the ground plane
 // y = 0, the indentation is x = R - y. In the drop test, "height" is the

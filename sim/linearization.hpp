@@ -1,4 +1,4 @@
-// The linearised contact dynamics at one state: M, J, K, C (PHYSICS.md 6-7).
+// The linearised contact dynamics at one state: M, J, K, C (docs/physics.md#effective-mass, #coupled-contact-modes).
 //
 // Small motions about a state with frozen geometry obey
 //   M du' + J^T C J du + J^T K J dq = 0,

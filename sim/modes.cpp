@@ -118,7 +118,7 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
   }
   if (nc == 0) return out;
 
-  // xi'' + A K xi = 0 is similar to the symmetric K^1/2 A K^1/2 [M].
+  // xi'' + A K xi = 0 is similar to the symmetric K^1/2 A K^1/2 docs/physics.md#coupled-contact-modes.
   const Eigen::VectorXd k_half = lin.K.diagonal().cwiseSqrt();
   const Eigen::MatrixXd s = k_half.asDiagonal() * out.A * k_half.asDiagonal();
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (s + s.transpose()));

@@ -1,4 +1,4 @@
-// Coupled normal-contact penalty modes at a frozen state (PHYSICS.md sections 6-7).
+// Coupled normal-contact penalty modes at a frozen state (docs/physics.md#effective-mass, #coupled-contact-modes).
 #pragma once
 
 #include <Eigen/Core>
@@ -9,7 +9,7 @@
 
 namespace dropsim {
 
-// One active contact seen alone [M]: m_eff = 1 / (J M^-1 J^T), omega = sqrt(k / m_eff).
+// One active contact seen alone docs/physics.md#effective-mass: m_eff = 1 / (J M^-1 J^T), omega = sqrt(k / m_eff).
 struct ContactMode {
   int contact = 0;               // model contact index
   double indentation = 0.0;      // m

@@ -1,5 +1,5 @@
 // Restitution of one Hertz impact with F = Fe (1 + chi xdot), and the damping
-// factors of the restitution-parameterised laws (PHYSICS.md section 2).
+// factors of the restitution-parameterised laws (docs/physics.md#restitution).
 #pragma once
 
 #include "dropsim/sim/contact_laws.hpp"

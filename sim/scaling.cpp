@@ -25,7 +25,7 @@ double tangent_stiffness(double effective_modulus, double radius, double xh) {
 
 ModulusAndRadius design_for_stiffness(const SphereSupport& s, double gravity, double gamma, double stiffness,
                                       double xh) {
-  // [P12]: E* R^2 = 3 gamma M g / (4 n xh^(3/2));  [P-B2]: E* R = k / (2 sqrt(xh)).
+  // docs/physics.md#design-for-a-load: E* R^2 = 3 gamma M g / (4 n xh^(3/2));  docs/physics.md#hertz-stiffness: E* R = k / (2 sqrt(xh)).
   const double er2 = 3.0 * gamma * s.mass * gravity / (4.0 * s.spheres * std::pow(xh, 1.5));
   const double er = stiffness / (2.0 * std::sqrt(xh));
   return {er * er / er2, er2 / er};

@@ -67,7 +67,7 @@ TEST_P(BadInput, RefusedWithFilePathAndRuleAndNoOutput) {
   const CliResult r = run_dropsim(args);
 
   EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
-  // INTERFACE.md: "FILE: /json/path: rule (got V)".
+  // docs/interface.md: "FILE: /json/path: rule (got V)".
   EXPECT_NE(r.err.find(c.input.string()), std::string::npos) << "names the file: " << r.err;
   EXPECT_NE(r.err.find(c.path), std::string::npos) << "names the JSON path: " << r.err;
   EXPECT_NE(r.err.find(c.message), std::string::npos) << "states the rule: " << r.err;

@@ -124,7 +124,7 @@ TEST(CmdCompare, BadInputExitsTwoWithASentence) {
   EXPECT_NE(r.err.find("has no partner"), std::string::npos) << r.err;
 }
 
-// [P11] + [P15]: scaled models share one F/(Mg)-tau curve; unscaled, the mouse oscillates.
+// docs/physics.md#size-scaling + docs/physics.md#scaling-the-dissipation: scaled models share one F/(Mg)-tau curve; unscaled, the mouse oscillates.
 TEST(CmdCompare, ScaledMouseAndGiraffeCollapseOnTau) {
   const std::string ms = trace("mouse_alpha-scaled"), gs = trace("giraffe_alpha-scaled");
   const std::string mu = trace("mouse_alpha-unscaled"), gu = trace("giraffe_alpha-unscaled");

@@ -48,7 +48,7 @@ TEST(ModesCommand, DropFormScenario) {
   ASSERT_EQ(c.exit_code, 0) << c.output();
   const auto j = nlohmann::json::parse(c.out);
   EXPECT_NEAR(j["contacts"][0]["effective_mass"].get<double>(), 62.0, 1e-9);
-  // PHYSICS.md 5: the human's tangent stiffness is 13.45 kN/m per sphere at xh = 0.353.
+  // docs/physics.md#paper-drop-tests: the human's tangent stiffness is 13.45 kN/m per sphere at xh = 0.353.
   EXPECT_NEAR(j["contacts"][0]["stiffness"].get<double>() / 6, 13.45e3, 10);
   EXPECT_NEAR(j["contacts"][0]["indentation"].get<double>() / 0.032, 0.353, 5e-4);
 }

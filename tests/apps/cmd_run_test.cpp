@@ -101,7 +101,7 @@ TEST(RunCommand, SummaryShowsTheDissipationOfEveryKindOfScenario) {
     std::string name, m, a;
     if (fields >> name >> m >> a) modulus[name] = m, alpha[name] = a;
   }
-  EXPECT_EQ(alpha["giraffe_alpha-unscaled"], "2") << r.output();  // PHYSICS.md: unscaled alpha is 2 s/m
+  EXPECT_EQ(alpha["giraffe_alpha-unscaled"], "2") << r.output();  // docs/physics.md: unscaled alpha is 2 s/m
   EXPECT_EQ(alpha["quadruped_two_limbs"], "1") << r.output();     // its contacts' "dissipation": 1.0
   // A linear spring has no E* and no alpha: a dash, not a 0 that reads as a value.
   EXPECT_EQ(modulus["particle_on_wall"], "-") << r.output();

@@ -51,7 +51,7 @@ TEST(ScaleCommand, FromScenarioEqualsFromFlags) {
   const json ja = json::parse(a.out), jb = json::parse(b.out);
   for (const char* k : {"stiffness", "effective_modulus", "dissipation", "cf", "bd", "bv", "indentation_relative"})
     EXPECT_NEAR(ja[k].get<double>(), jb[k].get<double>(), 1e-12 * std::abs(ja[k].get<double>())) << k;
-  // Scaled to the mouse: [P11], [P15], [P-C2], [P-C8], [P-C10]; the reference cf seen at 2 mm is 1.58 radii.
+  // Scaled to the mouse: docs/physics.md#size-scaling, #scaling-the-dissipation, #scaling-the-smoothing-parameters; the reference cf seen at 2 mm is 1.58 radii.
   EXPECT_NEAR(ja["effective_modulus"].get<double>(),
               1e6 / std::pow(2.0, 1.5) * (0.02 / 62) * (6.0 / 4) * std::pow(0.032 / 0.002, 2), 1e-6);
   EXPECT_NEAR(ja["dissipation"].get<double>(), 2.0 * 4.0, 1e-12);
@@ -101,7 +101,7 @@ TEST(ScaleCommand, DesignModeGivesGammaBodyWeightsAtXh) {
   const Result r = dropsim("scale --to-mass 0.02 --to-spheres 4 --to-radius 0.002 --gamma 3 --xh 0.2 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
-  // [P1] at x = 0.2 R carries 3 M g / n per sphere.
+  // docs/physics.md#hertz-contact at x = 0.2 R carries 3 M g / n per sphere.
   const double e = j["effective_modulus"].get<double>(), radius = 0.002, x = 0.2 * radius;
   const double f = 4.0 / 3.0 * e * std::sqrt(radius) * std::pow(x, 1.5);
   EXPECT_NEAR(f, 3 * 0.02 * 9.80665 / 4, 1e-9 * f);
@@ -113,7 +113,7 @@ TEST(ScaleCommand, CurveFileHoldsFigureC4) {
   const Result r = dropsim("scale " + human62 + to_mouse + " --curve " + h5.string() + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
-  // Read back with h5py and check the curves against [P1] and [P-C1..C4] at the mouse radius.
+  // Read back with h5py and check the curves against docs/physics.md#hertz-contact, #smoothed-hunt-crossley at the mouse radius.
   const std::string script =
       "import h5py, json, sys, numpy as np\n"
       "f = h5py.File(sys.argv[1], 'r')\n"

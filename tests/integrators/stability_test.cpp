@@ -22,7 +22,7 @@ double limit(Method m, const LinearSystem& s, double tol = default_growth_tolera
   return step_limit(m, s, tol).step;
 }
 
-// PHYSICS.md section 8: central difference, symplectic Euler and velocity Verlet 2; rk4 2 sqrt(2).
+// docs/physics.md#step-limits: central difference, symplectic Euler and velocity Verlet 2; rk4 2 sqrt(2).
 TEST(UndampedLimit, ClosedForms) {
   EXPECT_NEAR(undamped_limit(Method::central_difference).step, 2.0, 1e-6);
   EXPECT_NEAR(undamped_limit(Method::symplectic_euler).step, 2.0, 1e-6);
@@ -225,7 +225,7 @@ TEST(OdeintLimitation, VelocityVerletDampingLagsAStep) {
   EXPECT_LT(odeint_limit(0.1), odeint_limit(0.01));
 }
 
-// PHYSICS.md section 7: bar on two supports, m 2 kg, I 0.005 kg m^2, a 0.1 m,
+// docs/physics.md#coupled-contact-modes: bar on two supports, m 2 kg, I 0.005 kg m^2, a 0.1 m,
 // k 1e5 N/m. Modes 316.2 and 632.5 rad/s; central difference must resolve the
 // rocking mode: h < 2 / 632.5 = 3.162 ms.
 TEST(ContactMatrices, BarOnTwoSupportsCentralDifference) {

@@ -54,7 +54,7 @@ TEST(ContactSpec, ScaledLinearSpringKeepsTheRelativeIndentation) {
 TEST(ContactSpec, HuntCrossleyFromRestitution) {
   const Scenario s =
       parse_with_contact(R"({"law": "hunt_crossley", "stiffness": 1e6, "restitution": 0.8, "impact_speed": 0.5})");
-  EXPECT_NEAR(s.drop().law.dissipation, (1 - 0.8) / 0.5, 1e-15);  // [P14] inverted
+  EXPECT_NEAR(s.drop().law.dissipation, (1 - 0.8) / 0.5, 1e-15);  // docs/physics.md#restitution inverted
 }
 
 TEST(ContactSpec, ResolvedScenarioParsesAgainToTheSameLaw) {
@@ -76,9 +76,9 @@ TEST(ContactSpec, ScaledFromCarriesGivenSmoothing) {
   const Scenario s = parse_with_contact(R"({"law": "smooth_hunt_crossley", "scaled_from": {"mass": 62, "spheres": 6,
       "radius": 0.032, "stiffness": 1e6, "dissipation": 2, "cf": 4e-6, "bd": 200, "bv": 30}, "scale_smoothing": true})");
   const double ratio = 0.002 / 0.032;
-  EXPECT_NEAR(s.drop().law.cf, 4e-6 * ratio * ratio, 1e-20);  // [P-C2]
-  EXPECT_NEAR(s.drop().law.bd, 200 / ratio, 1e-9);            // [P-C8]
-  EXPECT_NEAR(s.drop().law.bv, 30 / std::sqrt(ratio), 1e-9);  // [P-C10]
+  EXPECT_NEAR(s.drop().law.cf, 4e-6 * ratio * ratio, 1e-20);  // docs/physics.md#scaling-the-smoothing-parameters
+  EXPECT_NEAR(s.drop().law.bd, 200 / ratio, 1e-9);            // docs/physics.md#scaling-the-smoothing-parameters
+  EXPECT_NEAR(s.drop().law.bv, 30 / std::sqrt(ratio), 1e-9);  // docs/physics.md#scaling-the-smoothing-parameters
   EXPECT_EQ(s.drop().law.dissipation, 2.0);                   // not scaled unless asked
 }
 

@@ -48,7 +48,7 @@ TEST(RunEstimate, ContactPeriodMatchesTheLawsAtEquilibrium) {
   // Linear: n k x = m g, tangent n k.
   const io::Scenario lin = drop(R"({"law": "linear", "stiffness": 5e4})", R"({"name": "dopri5"})");
   EXPECT_NEAR(estimate_run(lin.drop(), lin.run).contact_period, 2 * std::numbers::pi * std::sqrt(2.0 / (3 * 5e4)), 1e-9);
-  // Hertz [P1]: n 4/3 E* sqrt(R) x^1.5 = m g, tangent dF/dx = 1.5 m g / x.
+  // Hertz docs/physics.md#hertz-contact: n 4/3 E* sqrt(R) x^1.5 = m g, tangent dF/dx = 1.5 m g / x.
   const io::Scenario hc = drop(hertz, R"({"name": "dopri5"})");
   const double E = hc.drop().law.effective_modulus, g = hc.drop().gravity;
   const double x = std::pow(2.0 * g / (3 * 4.0 / 3.0 * E * std::sqrt(0.01)), 2.0 / 3.0);

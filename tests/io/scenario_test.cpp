@@ -52,7 +52,7 @@ TEST(Scenario, CombiningRulesGiveTheCompositeModulus) {
       3.2e5);
 }
 
-// [P11] and [P15] done by dropsim: mouse scaled from the 62 kg human.
+// docs/physics.md#size-scaling, #scaling-the-dissipation done by dropsim: mouse scaled from the 62 kg human.
 TEST(Scenario, ScaledFromFollowsThePaper) {
   const Scenario s = test::paper_scenario("mouse_alpha-scaled");
   const double factor = (0.02 / 62.0) * (6.0 / 4.0) * std::pow(0.032 / 0.002, 2);

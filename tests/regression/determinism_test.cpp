@@ -45,7 +45,7 @@ TEST(Determinism, PaperSuiteWithOneAndTwoThreadsGivesIdenticalDatasets) {
     ASSERT_GE(fb, 0);
     const auto paths = dataset_paths(fa);
     EXPECT_EQ(paths, dataset_paths(fb));
-    EXPECT_GE(paths.size(), 13u) << "every dataset of INTERFACE.md";
+    EXPECT_GE(paths.size(), 13u) << "every dataset of docs/interface.md";
     for (const auto& p : paths) {
       const std::vector<double> x = read_doubles(fa, p), y = read_doubles(fb, p);
       ASSERT_EQ(x.size(), y.size()) << p;

@@ -1,8 +1,8 @@
-// results/reference/ against an independent computation: the dimensionless drop ODE of PHYSICS.md section 4.
+// results/reference/ against an independent computation: the dimensionless drop ODE of docs/physics.md section 4.
 //
 // Each reference is checked without dropsim's parser, laws or integrator: the
 // model's numbers come straight from its scenario JSON, E* and alpha from
-// [P2], [P11] and [P15], free fall to touchdown is analytic, and contact is
+// docs/physics.md#combining-rules, #size-scaling, #scaling-the-dissipation, free fall to touchdown is analytic, and contact is
 // integrated with odeint's Runge–Kutta–Fehlberg 7(8) at tolerance 1e-13 in tau.
 #include <gtest/gtest.h>
 
@@ -45,9 +45,9 @@ Dimensionless from_scenario(const fs::path& file) {
   const double M = drop.at("mass"), R = drop.at("radius");
   const double n = drop.at("spheres");
   const double Ma = ref.at("mass"), Ra = ref.at("radius"), na = ref.at("spheres");
-  // [P2] Sherman, two equal surfaces: E* = E / 2^(3/2); [P11] to model b.
+  // docs/physics.md#combining-rules Sherman, two equal surfaces: E* = E / 2^(3/2); docs/physics.md#size-scaling to model b.
   const double Eb = double(ref.at("stiffness")) / std::pow(2.0, 1.5) * (M / Ma) * (na / n) * (Ra / R) * (Ra / R);
-  // [P15] alpha_b = alpha_a sqrt(L_a / L_b), L = R.
+  // docs/physics.md#scaling-the-dissipation alpha_b = alpha_a sqrt(L_a / L_b), L = R.
   const double alpha = double(ref.at("dissipation")) * (contact.value("scale_dissipation", false) ? std::sqrt(Ra / R) : 1.0);
   return {4.0 * n * Eb * R * R / (3.0 * M * g), 1.5 * alpha * std::sqrt(g * R)};
 }

@@ -1,4 +1,4 @@
-// Contact laws: OpenSim's smoothed law against its source and PHYSICS.md [P-C*], the
+// Contact laws: OpenSim's smoothed law against its source and docs/physics.md#smoothed-hunt-crossley, the
 // restitution-parameterised laws, tangents and potentials by independent differencing.
 #include "dropsim/sim/contact_laws.hpp"
 
@@ -15,7 +15,7 @@
 namespace dropsim {
 namespace {
 
-constexpr double human_modulus = 1e6 / 2.8284271247461903;  // Sherman E* for OpenSim's 1e6 [P2]
+constexpr double human_modulus = 1e6 / 2.8284271247461903;  // Sherman E* for OpenSim's 1e6 docs/physics.md#combining-rules
 constexpr double human_radius = 0.032;
 
 ContactLaw smooth_law(double alpha, double cf = opensim_default_cf, double bd = opensim_default_bd,
@@ -33,7 +33,7 @@ ContactLaw smooth_law(double alpha, double cf = opensim_default_cf, double bd = 
 
 TEST(SmoothHuntCrossley, ForceAtZeroIndentationIsHalfTheConstantForce) {
   // At x = 0: (x^2 + cf)^(3/4) = cf^(3/4), the Hertz step is 1/2, and at rest
-  // the velocity step is 1/2 + 1/2 tanh(bv * 2/(3 alpha)) = 1 - 2e-15 [P-C1..C9].
+  // the velocity step is 1/2 + 1/2 tanh(bv * 2/(3 alpha)) = 1 - 2e-15 docs/physics.md#smoothed-hunt-crossley.
   const ContactLaw law = smooth_law(2.0);
   const double expected = 0.5 * (4.0 / 3.0) * human_modulus * std::sqrt(human_radius) * std::pow(1e-5, 0.75);
   EXPECT_NEAR(contact_response(law, 0.0, 0.0).force, expected, 1e-12 * expected);
@@ -159,7 +159,7 @@ TEST(ContactSwitches, WriteNoMoreThanTheirCount) {
 }
 
 TEST(RestitutionLaws, AreHuntCrossleyShapedWithTheirChi) {
-  // chi from PHYSICS.md section 2, typed here independently, at cr = 0.5, v = 2 m/s.
+  // chi from docs/physics.md#restitution, typed here independently, at cr = 0.5, v = 2 m/s.
   const double cr = 0.5, v = 2.0;
   const std::vector<std::pair<ContactLawKind, double>> chi{
       {ContactLawKind::lankarani_nikravesh, 3 * (1 - cr * cr) / (4 * v)},

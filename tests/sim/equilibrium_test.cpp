@@ -38,7 +38,7 @@ TEST(StaticEquilibrium, BarOnTwoSupportsFromATiltedStart) {
   EXPECT_LT(eq.residual, 1e-10);
 }
 
-// Hertz [P1]: n (4/3) E* sqrt(R) x^1.5 = m g gives x in closed form.
+// Hertz docs/physics.md#hertz-contact: n (4/3) E* sqrt(R) x^1.5 = m g gives x in closed form.
 TEST(StaticEquilibrium, HertzSpheresMatchClosedForm) {
   const MultibodyModel m = model_from(R"({"name": "h", "duration": 1,
     "bodies": [{"name": "b", "joint": "vertical", "mass": 62, "position": [0, 0.2]}],
@@ -87,7 +87,7 @@ TEST(StaticEquilibrium, ThreeSupportsOnAPlanarBody) {
   EXPECT_NEAR(lin.indentation.sum() * 1e5, 2.0 * m.gravity, 1e-9);
 }
 
-// [M] A planar body on one off-centre contact tips over: no equilibrium, and the error says why.
+// docs/physics.md#effective-mass A planar body on one off-centre contact tips over: no equilibrium, and the error says why.
 TEST(StaticEquilibrium, OffCentreSingleContactTipsOver) {
   const MultibodyModel m = model_from(R"({"name": "tip", "duration": 1,
     "bodies": [{"name": "body", "joint": "planar", "mass": 2, "inertia": 0.02, "position": [0, 0.01]}],

@@ -30,7 +30,7 @@ TEST(Linearize, DropAndItsMultibodyFormAgree) {
   EXPECT_DOUBLE_EQ(a.J(0, 0), b.J(0, 0));
   EXPECT_NEAR(a.K(0, 0), b.K(0, 0), 1e-9 * a.K(0, 0));
   EXPECT_NEAR(a.C(0, 0), b.C(0, 0), 1e-9 * a.C(0, 0));
-  // Hertz tangent [P-B1] times the Hunt–Crossley factor, six spheres.
+  // Hertz tangent docs/physics.md#hertz-stiffness times the Hunt–Crossley factor, six spheres.
   const double fe = hertz_force(5.5e5, 0.032, 0.01);
   EXPECT_NEAR(a.K(0, 0), 6 * 1.5 * fe / 0.01 * (1 + 1.5 * 2.0 * 0.2), 1e-9 * a.K(0, 0));
   EXPECT_NEAR(a.C(0, 0), 6 * 1.5 * 2.0 * fe, 1e-9 * a.C(0, 0));

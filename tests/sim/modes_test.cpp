@@ -1,4 +1,4 @@
-// Tests of sim/modes.* and sim/modes_verify.*: PHYSICS.md 6-7 numbers and the notes' check.
+// Tests of sim/modes.* and sim/modes_verify.*: docs/physics.md#effective-mass, #coupled-contact-modes numbers and the notes' check.
 #include "dropsim/sim/modes.hpp"
 
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ ModesAnalysis analyse(const std::string& file) {
   return analyse_modes(m, x);
 }
 
-// PHYSICS.md 7 worked case: A = [[2.5, -1.5], [-1.5, 2.5]] /kg, eigenvalues 1 and 4 /kg,
+// docs/physics.md#coupled-contact-modes worked case: A = [[2.5, -1.5], [-1.5, 2.5]] /kg, eigenvalues 1 and 4 /kg,
 // omega 316.2 (bounce) and 632.5 (rocking); each contact alone: 500 rad/s.
 TEST(Modes, BarOnTwoSupports) {
   const ModesAnalysis a = analyse("bar_two_supports.json");
@@ -49,7 +49,7 @@ TEST(Modes, BarOnTwoSupports) {
   EXPECT_NEAR(a.step_20, 2 * std::numbers::pi / 632.456 / 20, 1e-7);
 }
 
-// PHYSICS.md 6: m_eff = 1 / (1/m + r^2/I).
+// docs/physics.md#effective-mass: m_eff = 1 / (1/m + r^2/I).
 TEST(Modes, EffectiveMasses) {
   const ModesAnalysis off = analyse("off_centre_contact.json");
   ASSERT_EQ(off.contacts.size(), 1u);
@@ -65,7 +65,7 @@ TEST(Modes, EffectiveMasses) {
   EXPECT_NEAR(analyse("particle_on_wall.json").contacts.at(0).effective_mass, 2.0, 1e-9);
 }
 
-// PHYSICS.md 6 budget: k 1e6 N/m, 0.5 kg.
+// docs/physics.md#effective-mass budget: k 1e6 N/m, 0.5 kg.
 TEST(Modes, TimeScaleBudget) {
   const ModesAnalysis a = analyse("budget.json");
   EXPECT_NEAR(a.omega_max, 1414.2, 0.05);
@@ -96,7 +96,7 @@ TEST(Modes, ThreeContactsOnAPlanarBody) {
 }
 
 // A single Hunt–Crossley contact is a damped 1-DOF oscillator: k = n 1.5 Fe/x,
-// c = n 1.5 alpha Fe [P13], zeta = c / (2 sqrt(k m)), omega_d = omega sqrt(1 - zeta^2).
+// c = n 1.5 alpha Fe docs/physics.md#hunt-crossley, zeta = c / (2 sqrt(k m)), omega_d = omega sqrt(1 - zeta^2).
 TEST(Modes, HuntCrossleyDampingRatio) {
   const io::Scenario s = io::parse_scenario(R"({"name": "hc", "duration": 0.1,
     "bodies": [{"name": "b", "joint": "vertical", "mass": 62, "position": [0, 0.04]}],

@@ -49,7 +49,7 @@ double engine_restitution(ContactLawKind kind, double target, double mass, doubl
 TEST(SingleImpact, ElasticImpactRestoresAllSpeed) { EXPECT_NEAR(single_impact_restitution(0.0), 1.0, 1e-9); }
 
 TEST(SingleImpact, SmallDampingFollowsP14) {
-  // [P14]: cr = 1 - alpha v = 1 - (2/3) chi v to first order.
+  // docs/physics.md#restitution: cr = 1 - alpha v = 1 - (2/3) chi v to first order.
   const double c = 1e-3;
   EXPECT_NEAR(single_impact_restitution(c), 1.0 - 2.0 / 3.0 * c, 1e-5);
 }

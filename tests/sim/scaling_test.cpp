@@ -1,4 +1,4 @@
-// Scaling laws [P9..P16, P-B2, P-A*, P-C2/C8/C10] against the numbers PHYSICS.md gives
+// Scaling laws docs/physics.md#size-scaling, #hertz-stiffness, #combining-rules, #scaling-the-smoothing-parameters against the numbers docs/physics.md gives
 // and against independent Hertz computations; the size invariance of the smoothed law.
 #include "dropsim/sim/scaling.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 
 const SphereSupport human62{62.0, 6, 0.032};
 constexpr double g = standard_gravity;
-const double human_modulus = 1e6 / std::pow(2.0, 1.5);  // Sherman, OpenSim's 1e6 [P2]
+const double human_modulus = 1e6 / std::pow(2.0, 1.5);  // Sherman, OpenSim's 1e6 docs/physics.md#combining-rules
 
 ContactParameters human62_parameters() {
   ContactParameters p;
@@ -33,11 +33,11 @@ TEST(Human62, PaperNumbers) {
   const double xh = rest_indentation_relative(human62, g, human_modulus);
   EXPECT_NEAR(xh, 0.35322, 5e-6);
   EXPECT_NEAR(tangent_stiffness(human_modulus, human62.radius, xh), 13450.0, 5.0);  // 13.45 kN/m
-  EXPECT_NEAR(smoothing_cf_relative(1e-5, 0.032), 0.0988, 5e-5);                    // [P-C2]
+  EXPECT_NEAR(smoothing_cf_relative(1e-5, 0.032), 0.0988, 5e-5);                    // docs/physics.md#scaling-the-smoothing-parameters
   EXPECT_NEAR(smoothing_cf_relative(1e-5, 0.002), 1.58, 5e-3);                      // the floating mouse
-  EXPECT_NEAR(smoothing_bv_hat(50.0, 0.032), 8.94, 5e-3);                           // [P-C10]
+  EXPECT_NEAR(smoothing_bv_hat(50.0, 0.032), 8.94, 5e-3);                           // docs/physics.md#scaling-the-smoothing-parameters
   EXPECT_NEAR(smoothing_bv(8.94427190999916, 0.032), 50.0, 1e-12);
-  // [P14]: impact speed about 0.4 m/s from 0.25 R, cr = 1 - 2 * 0.4 = 0.2.
+  // docs/physics.md#restitution: impact speed about 0.4 m/s from 0.25 R, cr = 1 - 2 * 0.4 = 0.2.
   const double v = impact_speed(g, 0.25 * human62.radius);
   EXPECT_NEAR(v, 0.4, 0.005);
   EXPECT_NEAR(restitution_estimate(2.0, v), 0.2, 0.01);
@@ -47,7 +47,7 @@ TEST(Human62, PaperNumbers) {
 TEST(ScalingLaws, P12DesignCarriesGammaBodyWeightsAtXh) {
   const double gamma = 2.5, xh = 0.2;
   const double e = effective_modulus_for_load(human62, g, gamma, xh);
-  // [P1] independently: the force per sphere at x = xh R.
+  // docs/physics.md#hertz-contact independently: the force per sphere at x = xh R.
   const double x = xh * human62.radius;
   const double f = 4.0 / 3.0 * e * std::sqrt(human62.radius) * std::pow(x, 1.5);
   EXPECT_NEAR(f, gamma * human62.mass * g / human62.spheres, 1e-9 * f);
@@ -57,14 +57,14 @@ TEST(ScalingLaws, JointSolutionGivesStiffnessAndLoad) {
   const double gamma = 1.0, xh = 0.1, k = 2e4;
   const ModulusAndRadius d = design_for_stiffness(human62, g, gamma, k, xh);
   const double x = xh * d.radius;
-  EXPECT_NEAR(2.0 * d.effective_modulus * std::sqrt(d.radius * x), k, 1e-9 * k);  // [P-B1]
+  EXPECT_NEAR(2.0 * d.effective_modulus * std::sqrt(d.radius * x), k, 1e-9 * k);  // docs/physics.md#hertz-stiffness
   const double f = 4.0 / 3.0 * d.effective_modulus * std::sqrt(d.radius) * std::pow(x, 1.5);
   EXPECT_NEAR(f, gamma * human62.mass * g / human62.spheres, 1e-9 * f);
 }
 
 TEST(ScalingLaws, MaterialToOpenSimValue) {
   // A pad (E = 1 MPa, nu = 0.45) on rigid ground: E* is its plane-strain modulus
-  // [P-A1, P-A5]; OpenSim gives both surfaces the typed value, so the typed value
+  // docs/physics.md#combining-rules; OpenSim gives both surfaces the typed value, so the typed value
   // must combine (Sherman) back to that E*.
   const double typed = opensim_stiffness_for_material(CombiningRule::sherman, 1e6, 0.45);
   const double plane_strain = 1e6 / (1.0 - 0.45 * 0.45);
@@ -81,7 +81,7 @@ TEST(ScalingLaws, PatchAndStress) {
 }
 
 TEST(ScalingLaws, HertzSmoothingWidth) {
-  // [P-C8]: the step 1/2 + 1/2 tanh(bd x) goes from t to 1 - t across dxh R.
+  // docs/physics.md#scaling-the-smoothing-parameters: the step 1/2 + 1/2 tanh(bd x) goes from t to 1 - t across dxh R.
   const double t = 0.05, dxh = 0.02, r = 0.01;
   const double bd = smoothing_bd(t, dxh, r);
   auto step = [&](double x) { return 0.5 + 0.5 * std::tanh(bd * x); };
@@ -102,7 +102,7 @@ double fitted_exponent(const std::vector<double>& x, const std::vector<double>& 
 }
 
 TEST(Allometry, ExponentsOverFiveDecadesOfMass) {
-  // Masses 0.01..1000 kg, R proportional to M^(1/3), six spheres, constant xh [P-4.3].
+  // Masses 0.01..1000 kg, R proportional to M^(1/3), six spheres, constant xh docs/physics.md#allometry.
   std::vector<double> mass, modulus, stiffness, stress, xh_forced;
   const double xh = 0.353;
   for (int i = 0; i <= 50; ++i) {
@@ -145,7 +145,7 @@ TEST(RoundTrip, ScaledModelsKeepTheRelativeIndentation) {
 }
 
 TEST(PaperSuite, ScalingHuman62ReproducesEveryModulus) {
-  // E*_b = E*_a (M_b/M_a)(n_a/n_b)(R_a/R_b)^2 [P11], typed out here, against the
+  // E*_b = E*_a (M_b/M_a)(n_a/n_b)(R_a/R_b)^2 docs/physics.md#size-scaling, typed out here, against the
   // moduli the paper scenarios resolve to; and each rests at xh = 0.35322.
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper")) {
@@ -167,7 +167,7 @@ io::Scenario example(const std::string& name) {
 }
 
 TEST(SmoothedScaling, MouseWithAllSmoothingScaledRepeatsHuman62) {
-  // cf, bd, bv scaled by [P-C2], [P-C8], [P-C10] and alpha by [P15]: the smoothed
+  // cf, bd, bv scaled by docs/physics.md#scaling-the-smoothing-parameters and alpha by docs/physics.md#scaling-the-dissipation: the smoothed
   // drop is the same dimensionless problem, so F/(Mg) against tau coincides.
   const io::Scenario human = example("human62_smooth");
   const io::Scenario mouse = example("mouse_smooth_scaled-smoothing");

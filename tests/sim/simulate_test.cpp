@@ -17,24 +17,24 @@ using test::paper_scenario;
 
 const char* const paper_models[] = {"human62", "human500", "mouse", "emu10", "emu2", "horse", "giraffe"};
 
-// [P9] with the paper's human: E* = 1e6 / 2^1.5 and xh = (3 M g / (4 n E* R^2))^(2/3).
+// docs/physics.md#size-scaling with the paper's human: E* = 1e6 / 2^1.5 and xh = (3 M g / (4 n E* R^2))^(2/3).
 TEST(PaperHuman, ContactParametersMatchThePaper) {
   const io::Scenario s = paper_scenario("human62_alpha-unscaled");
   const DropModel& m = s.drop();
   EXPECT_NEAR(m.law.effective_modulus, 1e6 / std::pow(2.0, 1.5), 1e-9);
   const double xh = rest_indentation_relative({m.mass, m.spheres, m.law.radius}, m.gravity, m.law.effective_modulus);
   EXPECT_NEAR(xh, 0.3532, 1e-4);
-  // Tangent stiffness per sphere at rest [P-B1]; the paper quotes 13.5 kN/m.
+  // Tangent stiffness per sphere at rest docs/physics.md#hertz-stiffness; the paper quotes 13.5 kN/m.
   const double k = hertz_stiffness(m.law.effective_modulus, m.law.radius, xh * m.law.radius);
   EXPECT_NEAR(k, 13.45e3, 50.0);
   EXPECT_NEAR(1.5 * (m.mass * m.gravity / m.spheres) / (xh * m.law.radius), k, 1e-6 * k);
-  // Impact speed from 0.25 R and the [P14] restitution estimate.
+  // Impact speed from 0.25 R and the docs/physics.md#restitution restitution estimate.
   const double v = impact_speed(m.gravity, m.initial_height);
   EXPECT_NEAR(v, 0.396, 5e-4);
   EXPECT_NEAR(restitution_estimate(m.law.dissipation, v), 0.21, 0.005);
 }
 
-// Every paper run settles at the same relative indentation: the moduli follow [P11].
+// Every paper run settles at the same relative indentation: the moduli follow docs/physics.md#size-scaling.
 TEST(PaperSuite, EveryRunReachesTheSameEquilibrium) {
   const io::Scenario human = paper_scenario("human62_alpha-scaled");
   const double xh_human = rest_indentation_relative({human.drop().mass, human.drop().spheres, human.drop().law.radius},
@@ -73,7 +73,7 @@ double max_difference_on_common_tau(const Trace& a, const Trace& b) {
   return worst;
 }
 
-// With [P11] and [P15] the drop is the same dimensionless motion for every size.
+// With docs/physics.md#size-scaling, #scaling-the-dissipation the drop is the same dimensionless motion for every size.
 TEST(PaperSuite, ScaledRunsCollapseInDimensionlessTime) {
   const io::Scenario mouse = paper_scenario("mouse_alpha-scaled");
   const io::Scenario giraffe = paper_scenario("giraffe_alpha-scaled");
@@ -100,7 +100,7 @@ TEST(PaperSuite, UnscaledDissipationBreaksTheCollapse) {
   EXPECT_NEAR(tm.final_indentation_relative(), 0.35322, 1e-5);
 }
 
-// An independent computation: the dimensionless ODE of PHYSICS.md section 4,
+// An independent computation: the dimensionless ODE of docs/physics.md#dimensionless-drop,
 //   xh'' = 1 - c1 max(xh,0)^1.5 max(1 + c2 xh', 0),
 // with free fall done analytically and the contact phase integrated by
 // Boost.Odeint's Runge–Kutta–Fehlberg 7(8) at 1e-13, sharing no code with dropsim.

@@ -27,14 +27,14 @@ std::vector<std::string> paper_files() {
   return files;
 }
 
-// Linearisation of one mode at equilibrium: n Fe = m g, K = n 1.5 Fe / x, C = n 1.5 alpha Fe (PHYSICS.md 1, 2, 7).
+// Linearisation of one mode at equilibrium: n Fe = m g, K = n 1.5 Fe / x, C = n 1.5 alpha Fe (docs/physics.md#hertz-contact, #restitution, #coupled-contact-modes).
 TEST(Linearize, HertzHuntCrossleyAtEquilibrium) {
   const auto s = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/human62_alpha-unscaled.json");
   const DropModel& m = s.drop();
   const double x = equilibrium_indentation(m);
   const double fe = m.mass * m.gravity / m.spheres;
   EXPECT_NEAR(hertz_force(m.law.effective_modulus, m.law.radius, x), fe, 1e-9 * fe);
-  EXPECT_NEAR(x / m.law.radius, 0.353, 0.001);  // PHYSICS.md section 5
+  EXPECT_NEAR(x / m.law.radius, 0.353, 0.001);  // docs/physics.md#paper-drop-tests
   const auto a = linearize_drop(m, x).matrix();
   EXPECT_NEAR(-a(1, 0) * m.mass / m.spheres, 13450.0, 50.0);  // 13.45 kN/m per sphere
   EXPECT_NEAR(-a(1, 0), m.spheres * 1.5 * fe / x / m.mass, 1e-9 * -a(1, 0));
@@ -104,7 +104,7 @@ TEST(PaperDrops, EulerDivergesAsAResult) {
   std::filesystem::remove_all(dir);
 }
 
-// Bar on two supports (PHYSICS.md 7): rocking at 632.5 rad/s is the fastest
+// Bar on two supports (docs/physics.md#coupled-contact-modes): rocking at 632.5 rad/s is the fastest
 // mode, so central difference is stable up to 2 / 632.5 = 3.162 ms. Predicted
 // from linearize() at static equilibrium (the measured limit is the next test).
 TEST(StepLimit, BarOnTwoSupportsCentralDifferencePredicted) {
