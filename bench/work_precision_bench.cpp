@@ -210,7 +210,7 @@ void BM_Hdf5WriteOnly(benchmark::State& state) {
   for (std::size_t i = 0; i < traces.size(); ++i) {
     dropsim::RunSettings run = s.scenarios[i].run;
     run.integrator.rtol = write_only_rtol;
-    dropsim::simulate(s.scenarios[i].drop, run, traces[i]);
+    dropsim::simulate(s.scenarios[i].drop(), run, traces[i]);
   }
   const auto h5_dir = std::filesystem::temp_directory_path() / "dropsim_work_precision";
   std::filesystem::create_directories(h5_dir);

@@ -8,7 +8,9 @@
 
 // Our own law: a Hertz spring (k x^1.5) with a damper linear in the speed,
 // c xdot, clamped so the contact never pulls. A System in dropsim's sense:
-// state [y, v] with y the height of the spheres' lowest point, x = -y.
+// state [y, v] with y the height of the spheres' lowest point, x = -y. It has
+// no jacobian(), so the methods that solve with one (implicit_euler, newmark,
+// rosenbrock4, the velocity-implicit kicks) refuse it; every other method runs.
 struct HertzLinearDamperDrop {
   using Vector = Eigen::Vector2d;
   double mass = 62.0, spheres = 6.0, k = 0.0, c = 200.0, gravity = 9.80665;

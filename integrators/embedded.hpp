@@ -251,6 +251,7 @@ template <class Vector>
 class Rosenbrock4Pair : public EmbeddedPairBase<Rosenbrock4Pair<Vector>, Vector> {
  public:
   static constexpr int order = 4, error_order = 3;
+  static constexpr bool uses_jacobian = true;
   template <class Sys>
   void do_step(const Sys& sys, const Vector& x, const Vector& dxdt, double t, Vector& x_new, Vector& dxdt_new,
                double h, Vector& x_err) {

@@ -52,6 +52,7 @@ template <class Vector>
 class ImplicitEuler {
  public:
   static constexpr int order = 1;
+  static constexpr bool uses_jacobian = true;
   void reset() {}
   long newton_failures() const { return work_.failures; }
   template <class Sys>
@@ -99,6 +100,7 @@ template <class Vector>
 class Newmark {
  public:
   static constexpr int order = 2;
+  static constexpr bool uses_jacobian = true;
   void reset() { have_a_ = false; }
   long newton_failures() const { return work_.failures; }
   template <class Sys>

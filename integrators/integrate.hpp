@@ -63,16 +63,25 @@ IntegrationStats integrate(const Settings& settings, const System& system, typen
                            Observer&& observer) {
   using Vector = typename System::Vector;
   if (info(settings.method).adaptive && !settings.fixed) {
-    return visit_pair<Vector>(settings.method, [&](auto& pair) {
-      AdaptiveDriver<System, std::remove_reference_t<decltype(pair)>> driver;
-      AdaptiveSettings adaptive;
-      adaptive.rtol = settings.rtol;
-      adaptive.max_step = settings.max_step;
-      return driver.integrate(system, x, grid, adaptive, atol, observer);
+    return visit_pair<Vector>(settings.method, [&](auto& pair) -> IntegrationStats {
+      using Pair = std::remove_reference_t<decltype(pair)>;
+      if constexpr (uses_jacobian<Pair>() && !HasJacobian<System>) {
+        throw std::invalid_argument(std::string(info(settings.method).name) + " needs the system's jacobian()");
+      } else {
+        AdaptiveDriver<System, Pair> driver;
+        AdaptiveSettings adaptive;
+        adaptive.rtol = settings.rtol;
+        adaptive.max_step = settings.max_step;
+        return driver.integrate(system, x, grid, adaptive, atol, observer);
+      }
     });
   }
-  return visit_one_step<Vector>(settings.method, [&](auto& stepper) {
-    return integrate_fixed(stepper, system, x, grid, settings.step, observer);
+  return visit_one_step<Vector>(settings.method, [&](auto& stepper) -> IntegrationStats {
+    // A System without jacobian() still runs every method that does not solve with it.
+    if constexpr (uses_jacobian<std::remove_reference_t<decltype(stepper)>>() && !HasJacobian<System>)
+      throw std::invalid_argument(std::string(info(settings.method).name) + " needs the system's jacobian()");
+    else
+      return integrate_fixed(stepper, system, x, grid, settings.step, observer);
   });
 }
 

@@ -60,6 +60,7 @@ template <class Vector>
 class SymplecticEuler {
  public:
   static constexpr int order = 1;
+  static constexpr bool uses_jacobian = true;  // the velocity-implicit kick
   void reset() {}
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {
@@ -85,6 +86,7 @@ template <class Vector>
 class VelocityVerlet {
  public:
   static constexpr int order = 2;
+  static constexpr bool uses_jacobian = true;  // the velocity-implicit kick
   void reset() { have_a_ = false; }
   template <class Sys>
   void step(const Sys& sys, Vector& x, double t, double h) {

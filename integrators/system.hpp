@@ -12,7 +12,9 @@
 // Implicit methods (implicit_euler, newmark, rosenbrock4) and the velocity-implicit
 // kicks of symplectic_euler / velocity_verlet / mclachlan_sb3a also need
 //   using Matrix = Eigen::Matrix<double, N, N>;
-//   void jacobian(const Vector& x, double t, Matrix& dfdx) const;    // d(dx/dt)/dx, analytic
+//   void jacobian(const Vector& x, double t, Matrix& dfdx) const;    // d(dx/dt)/dx
+// (analytic for the drop and linear systems; the multibody system's is central
+// differences of its right-hand side, which rosenbrock4 and Newton then use)
 // position_rate must be linear in the speeds u (qdot = N(q) u); its top-right
 // block of dfdx is N. Integrators know nothing else of the physics.
 #pragma once
@@ -62,6 +64,17 @@ struct matrix_of_impl<CountingSystem<S>> {
 };
 template <class S>
 using matrix_of = typename matrix_of_impl<S>::type;
+
+// Whether a stepper calls the System's jacobian(), and whether the System has one.
+template <class Stepper>
+constexpr bool uses_jacobian() {
+  if constexpr (requires { Stepper::uses_jacobian; }) return Stepper::uses_jacobian;
+  else return false;
+}
+template <class System>
+concept HasJacobian = requires(const System& s, const typename System::Vector& x, typename System::Matrix& m) {
+  s.jacobian(x, 0.0, m);
+};
 
 // The n x n matrix of a state vector type (fixed size where the state is).
 template <class Vector>

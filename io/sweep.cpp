@@ -1,23 +1,19 @@
-// Sweep designs, per-run scenarios, the parallel runner and the summary HDF5 file.
+// Sweeps from the command line: axes parsed and checked, per-run scenarios, their rows, the summary HDF5 file.
 #include "dropsim/io/sweep.hpp"
 
 #include <H5Cpp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <mutex>
-#include <numeric>
-#include <random>
-#include <thread>
 
 #include "dropsim/io/atomic_file.hpp"
 #include "dropsim/io/hdf5_strings.hpp"
 #include "dropsim/io/hdf5_trace.hpp"
 #include "dropsim/io/io_error.hpp"
+#include "dropsim/sim/parallel_runs.hpp"
 #include "dropsim/sim/run.hpp"
 
 namespace dropsim::io {
@@ -34,12 +30,6 @@ double parse_number(const std::string& text, const std::string& spec, const char
   } catch (const std::exception&) {
   }
   throw InputError("--vary", "", std::string(what) + " must be a number in \"" + spec + "\" (got \"" + text + "\")");
-}
-
-// Value k of n on an axis: evenly spaced, in log space for log axes.
-double axis_value(const SweepAxis& a, double fraction) {
-  if (a.log) return std::exp(std::log(a.start) + fraction * (std::log(a.stop) - std::log(a.start)));
-  return a.start + fraction * (a.stop - a.start);
 }
 
 }  // namespace
@@ -80,47 +70,15 @@ SweepAxis parse_sweep_axis(const std::string& spec) {
 }
 
 SweepDesign cartesian_design(std::vector<SweepAxis> axes) {
-  SweepDesign d;
-  d.kind = "cartesian";
-  d.axes = std::move(axes);
   double total = 1.0;
-  for (const auto& a : d.axes) total *= static_cast<double>(a.count);
+  for (const auto& a : axes) total *= static_cast<double>(a.count);
   if (total > 1e8) throw InputError("--vary", "", "the product has " + std::to_string(total) + " runs (limit 1e8)");
-  std::vector<long> k(d.axes.size(), 0);
-  for (long run = 0; run < static_cast<long>(total); ++run) {
-    std::vector<double> v(d.axes.size());
-    for (std::size_t i = 0; i < d.axes.size(); ++i) {
-      const auto& a = d.axes[i];
-      v[i] = a.count == 1 ? a.start : axis_value(a, static_cast<double>(k[i]) / static_cast<double>(a.count - 1));
-    }
-    d.values.push_back(std::move(v));
-    for (std::size_t i = d.axes.size(); i-- > 0;) {  // last axis fastest
-      if (++k[i] < d.axes[i].count) break;
-      k[i] = 0;
-    }
-  }
-  return d;
+  return dropsim::cartesian_design(std::move(axes));
 }
 
 SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, std::uint64_t seed) {
   if (samples < 1 || samples > 100000000) throw InputError("--samples", "", "must be between 1 and 1e8");
-  SweepDesign d;
-  d.kind = "latin_hypercube";
-  d.seed = seed;
-  d.axes = std::move(axes);
-  d.values.assign(static_cast<std::size_t>(samples), std::vector<double>(d.axes.size()));
-  // mt19937_64 and this explicit draw are specified bit for bit, unlike
-  // std::shuffle and std::uniform_real_distribution: same seed, same design everywhere.
-  std::mt19937_64 rng(seed);
-  auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
-  std::vector<long> strata(static_cast<std::size_t>(samples));
-  for (std::size_t i = 0; i < d.axes.size(); ++i) {
-    std::iota(strata.begin(), strata.end(), 0L);
-    for (std::size_t j = strata.size(); j > 1; --j) std::swap(strata[j - 1], strata[rng() % j]);  // Fisher–Yates
-    for (std::size_t r = 0; r < strata.size(); ++r)
-      d.values[r][i] = axis_value(d.axes[i], (static_cast<double>(strata[r]) + uniform()) / static_cast<double>(samples));
-  }
-  return d;
+  return dropsim::latin_hypercube_design(std::move(axes), samples, seed);
 }
 
 Scenario sweep_scenario(const json& base, const std::string& base_file, const SweepDesign& design, std::size_t run) {
@@ -156,42 +114,17 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
                                 std::size_t first, std::size_t last, unsigned threads, const std::string& traces_dir,
                                 const std::function<void(std::size_t)>& progress) {
   std::vector<SweepRow> rows(last - first);
-  std::atomic<std::size_t> next{first};
-  std::atomic<bool> failed{false};
-  std::mutex lock;
-  std::size_t done = 0;
-  std::exception_ptr error;
-  std::size_t error_run = last;
-  auto worker = [&] {
-    Trace trace;
-    for (std::size_t i; !failed && (i = next++) < last;) {
-      try {
-        Scenario s = sweep_scenario(base, base_file, design, i);
-        s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted
-        simulate(s.model, s.run, trace);  // reuses the buffers run after run
-        if (!traces_dir.empty()) {
-          char stem[32];
-          std::snprintf(stem, sizeof stem, "_%06zu.h5", i);
-          write_trace_hdf5((std::filesystem::path(traces_dir) / (s.name + stem)).string(), s, trace);
-        }
-        rows[i - first] = sweep_row(i, design.values[i], trace);
-      } catch (...) {
-        std::lock_guard g(lock);
-        if (i < error_run) {  // report the first bad run, whatever the scheduling
-          error_run = i;
-          error = std::current_exception();
-        }
-        failed = true;
-      }
-      std::lock_guard g(lock);
-      if (progress) progress(++done);
+  run_in_parallel<Trace>(first, last, threads, [&](std::size_t i, Trace& trace) {
+    Scenario s = sweep_scenario(base, base_file, design, i);
+    s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted
+    simulate(s.model, s.run, trace);  // reuses the buffers run after run
+    if (!traces_dir.empty()) {
+      char stem[32];
+      std::snprintf(stem, sizeof stem, "_%06zu.h5", i);
+      write_trace_hdf5((std::filesystem::path(traces_dir) / (s.name + stem)).string(), s, trace);
     }
-  };
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, last - first))));
-  std::vector<std::thread> pool;
-  for (unsigned k = 0; k < threads; ++k) pool.emplace_back(worker);
-  for (auto& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
+    rows[i - first] = sweep_row(i, design.values[i], trace);
+  }, progress);
   return rows;
 }
 

@@ -10,30 +10,19 @@
 #include <vector>
 
 #include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/sweep_design.hpp"
 
 namespace dropsim::io {
 
+using dropsim::SweepAxis;
+using dropsim::SweepDesign;
+
 // `PATH=START:STOP:COUNT[:log]`, PATH a JSON pointer into the scenario.
-struct SweepAxis {
-  std::string spec;  // as typed
-  std::string pointer;
-  double start = 0.0, stop = 0.0;
-  long count = 1;
-  bool log = false;
-};
 SweepAxis parse_sweep_axis(const std::string& spec);  // throws InputError naming "--vary"
 
-// The runs of a sweep: values[run][axis], in a fixed order.
-struct SweepDesign {
-  std::string kind;       // "cartesian" or "latin_hypercube"
-  std::uint64_t seed = 0;  // latin_hypercube only
-  std::vector<SweepAxis> axes;
-  std::vector<std::vector<double>> values;
-};
-// Cartesian product, the last axis varying fastest.
+// The designs of sim/sweep_design.hpp with their sizes checked: at most 1e8
+// runs, else InputError naming "--vary" or "--samples".
 SweepDesign cartesian_design(std::vector<SweepAxis> axes);
-// `samples` points, one per stratum of every axis (log axes stratified in
-// log space), from a fixed-seed generator: the same seed gives the same design.
 SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, std::uint64_t seed);
 
 // The base scenario with run `run`'s values patched in, validated exactly as
@@ -52,9 +41,10 @@ struct SweepRow {
 };
 SweepRow sweep_row(std::size_t run, const std::vector<double>& values, const Trace& trace);
 
-// Runs design rows [first, last) on `threads` threads. Rows come back in run
-// order whatever the thread count; `progress(done)` is called from workers
-// under a lock. With a traces_dir, each run's trace is written there too.
+// Runs design rows [first, last) on `threads` threads (sim/parallel_runs.hpp).
+// Rows come back in run order whatever the thread count; `progress(done)` is
+// called from workers under a lock. With a traces_dir, each run's trace is
+// written there too.
 std::vector<SweepRow> run_sweep(const nlohmann::json& base, const std::string& base_file, const SweepDesign& design,
                                 std::size_t first, std::size_t last, unsigned threads,
                                 const std::string& traces_dir, const std::function<void(std::size_t)>& progress);

@@ -1,5 +1,6 @@
 // The bad-input corpus (tests/bad_inputs/): every case is refused with exit 2, a message naming
-// file, JSON path and rule, and no output file. Each NAME.expect describes NAME.<ext>.
+// file, JSON path and rule, and no output file. Each NAME.expect describes NAME.<ext>; the
+// schema test reads the same corpus.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,6 +39,7 @@ Case read_case(const fs::path& expect) {
     if (key == "exit") c.exit_code = std::stoi(value);
     else if (key == "path") c.path = value;
     else if (key == "message") c.message = value;
+    else if (key == "schema") continue;  // read by the schema test (tests/io/scenario_schema_test.cpp)
     else if (key == "args") {
       std::istringstream words(value);
       for (std::string w; words >> w;) c.args.push_back(w[0] == '@' ? (corpus / w.substr(1)).string() : w);
@@ -78,7 +80,7 @@ TEST_P(BadInput, RefusedWithFilePathAndRuleAndNoOutput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BadInput, ::testing::ValuesIn(all_cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<Case>& test_param) { return test_param.param.name; });
 
 TEST(BadInputCorpus, CoversAtLeastFortyCases) { EXPECT_GE(all_cases().size(), 40u); }
 

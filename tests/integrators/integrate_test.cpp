@@ -254,6 +254,70 @@ TEST(Dopri5DenseOutput, EqualsOdeintsCalcState) {
   }
 }
 
+// A System whose jacobian() lies (it returns zero): Newton degenerates to a
+// fixed-point iteration, which diverges for h omega > 1. Every implicit solve
+// then stops at its cap, and the run says so instead of passing silently.
+struct ZeroJacobianOscillator : LinearSystem {
+  ZeroJacobianOscillator() : LinearSystem(one, one, 0.1 * one) {}
+  void jacobian(const Vector& x, double, Matrix& dfdx) const { dfdx.setZero(x.size(), x.size()); }
+};
+
+TEST(NewtonFailures, CountedWhenTheSolveCannotConverge) {
+  const ZeroJacobianOscillator system;
+  const auto observe = [](const Eigen::VectorXd&, double) { return true; };
+  for (const Method method : {Method::implicit_euler, Method::newmark, Method::symplectic_euler}) {
+    Settings settings;
+    settings.method = method;
+    settings.step = 3.0;  // h omega = 3: the fixed-point iteration diverges
+    Eigen::VectorXd x = Eigen::VectorXd::Ones(2);
+    const IntegrationStats stats = integrate(settings, system, x, {0.0, 30.0}, Eigen::VectorXd::Ones(2), observe);
+    EXPECT_GT(stats.newton_failures, 0) << info(method).name;
+  }
+  // With the true Jacobian the same runs converge at every step.
+  const LinearSystem honest(one, one, 0.1 * one);
+  for (const Method method : {Method::implicit_euler, Method::newmark, Method::symplectic_euler}) {
+    Settings settings;
+    settings.method = method;
+    settings.step = 3.0;
+    Eigen::VectorXd x = Eigen::VectorXd::Ones(2);
+    const IntegrationStats stats = integrate(settings, honest, x, {0.0, 30.0}, Eigen::VectorXd::Ones(2), observe);
+    EXPECT_EQ(stats.newton_failures, 0) << info(method).name;
+  }
+}
+
+// A System with no jacobian() (a user's own, say) runs every method that does
+// not solve with one; those that do refuse it with a sentence.
+struct OscillatorWithoutJacobian {
+  using Vector = Eigen::Vector2d;
+  int size() const { return 2; }
+  int num_positions() const { return 1; }
+  void operator()(const Vector& x, Vector& dxdt, double) const { dxdt = Vector(x[1], -x[0]); }
+  void position_rate(const Vector& x, Vector& dxdt) const { dxdt[0] = x[1]; }
+  int num_switches() const { return 0; }
+  void switches(const Vector&, double*) const {}
+  void project(Vector&) const {}
+};
+
+TEST(Dispatch, SystemWithoutJacobianRunsTheMethodsThatNeedNone) {
+  const OscillatorWithoutJacobian system;
+  const auto observe = [](const Eigen::Vector2d&, double) { return true; };
+  for (const auto& m : methods) {
+    Settings settings;
+    settings.method = m.method;
+    settings.rtol = 1e-8;
+    settings.step = 1e-3;
+    Eigen::Vector2d x(1.0, 0.0);
+    if (m.implicit || m.method == Method::symplectic_euler || m.method == Method::velocity_verlet) {
+      EXPECT_THROW(integrate(settings, system, x, {0.0, 1.0}, Eigen::Vector2d::Constant(1e-10), observe),
+                   std::invalid_argument)
+          << m.name;
+    } else {
+      integrate(settings, system, x, {0.0, 1.0}, Eigen::Vector2d::Constant(1e-10), observe);
+      EXPECT_NEAR(x[0], std::cos(1.0), m.method == Method::euler ? 1e-3 : 1e-5) << m.name;
+    }
+  }
+}
+
 // A method value no registry entry names (an unchecked cast) is an error, never a stand-in method.
 TEST(Dispatch, UnknownMethodThrows) {
   const auto unknown = static_cast<Method>(methods.size() + 7);

@@ -50,8 +50,8 @@ TEST(Hdf5Trace, ReusedMemoryCarriesNoBytesOfTheFileBefore) {
   // And the small file is whole: its numbers read back exactly.
   const hid_t file = H5Fopen(small_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(file, 0);
-  EXPECT_EQ(dropsim::testing::read_doubles(file, "/force_normalized"), small.force_normalized);
-  EXPECT_EQ(dropsim::testing::read_doubles(file, "/energy/dissipated"), small.dissipated);
+  EXPECT_EQ(dropsim::test::read_doubles(file, "/force_normalized"), small.force_normalized);
+  EXPECT_EQ(dropsim::test::read_doubles(file, "/energy/dissipated"), small.dissipated);
   H5Fclose(file);
 }
 

@@ -129,9 +129,17 @@ io::Scenario long_tight_run(const std::string& model) {
     "output": {"interval": 1.0}, )" + model + "}", "long.json");
 }
 
+RunSettings long_run() {
+  RunSettings run;
+  run.duration = 1e4;
+  run.output_interval = 1.0;
+  return run;
+}
+
 TEST(RunEstimate, BothFormsOfOneDropGiveOneContactPeriod) {
-  const RunEstimate drop_form = estimate_run(long_tight_run(human62_drop).model, {.duration = 1e4, .output_interval = 1.0});
-  const RunEstimate body_form = estimate_run(long_tight_run(human62_bodies).model, {.duration = 1e4, .output_interval = 1.0});
+  const RunSettings long_run_settings = long_run();
+  const RunEstimate drop_form = estimate_run(long_tight_run(human62_drop).model, long_run_settings);
+  const RunEstimate body_form = estimate_run(long_tight_run(human62_bodies).model, long_run_settings);
   ASSERT_GT(drop_form.contact_period, 0.0);
   EXPECT_NEAR(body_form.contact_period / drop_form.contact_period, 1.0, 1e-6);
 }

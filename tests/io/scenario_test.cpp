@@ -45,7 +45,7 @@ TEST(Scenario, DefaultsAreFilledIn) {
 
 TEST(Scenario, CombiningRulesGiveTheCompositeModulus) {
   EXPECT_DOUBLE_EQ(parse_scenario(with("\"dissipation\"", "\"combining\": \"johnson\", \"dissipation\""), "t")
-                       .drop.law.effective_modulus,
+                       .drop().law.effective_modulus,
                    1.6e5);
   EXPECT_DOUBLE_EQ(
       parse_scenario(with("\"dissipation\"", "\"combining\": \"none\", \"dissipation\""), "t").drop().law.effective_modulus,

@@ -138,7 +138,39 @@ TEST(SweepCommand, RowsEqualSingleRunsBitwise) {
     EXPECT_GT(s.peak_force_normalized, 1.0);
     EXPECT_GT(s.settling_time, 0.0);
     EXPECT_LE(s.settling_time, 0.6);
-    if (s.values[0] >= 2.0) EXPECT_LT(s.settling_time, 0.6) << row;  // damped enough to settle within the run
+    if (s.values[0] >= 2.0) {
+      EXPECT_LT(s.settling_time, 0.6) << row;  // damped enough to settle within the run
+    }
+  }
+}
+
+// A multi-contact base runs through the same pipeline: the bar on two supports
+// swept over its mass, each row equal to `dropsim run` of that scenario.
+TEST(SweepCommand, MultiContactRowsEqualSingleRuns) {
+  const fs::path dir = fresh_directory("multibody_rows");
+  std::ifstream in(test::source_path("scenarios/modes/bar_two_supports.json"));
+  const nlohmann::json bar = nlohmann::json::parse(in);
+  const fs::path base = dir / "bar.json";
+  std::ofstream(base) << bar.dump(2);
+  const auto r = test::dropsim("sweep " + base.string() + " --vary /bodies/0/mass=1:4:3 -o " + (dir / "sweep.h5").string());
+  ASSERT_EQ(r.exit_code, 0) << r.output();
+  const io::SweepFile sweep = io::read_sweep_hdf5((dir / "sweep.h5").string());
+  ASSERT_EQ(sweep.rows.size(), 3u);
+  for (std::size_t row = 0; row < 3; ++row) {
+    nlohmann::json doc = bar;
+    doc["bodies"][0]["mass"] = sweep.rows[row].values[0];
+    doc["name"] = "bar_" + std::to_string(row);
+    const fs::path file = dir / (doc["name"].get<std::string>() + ".json");
+    std::ofstream(file) << doc.dump(2);
+    const auto single = test::dropsim("run " + file.string() + " -o " + dir.string());
+    ASSERT_EQ(single.exit_code, 0) << single.output();
+    const H5::H5File h5((dir / (doc["name"].get<std::string>() + ".h5")).string(), H5F_ACC_RDONLY);
+    const io::SweepRow& s = sweep.rows[row];
+    EXPECT_EQ(s.peak_force_normalized, root_double(h5, "peak_force_normalized")) << row;
+    EXPECT_EQ(s.tau_of_peak, root_double(h5, "tau_of_peak")) << row;
+    EXPECT_EQ(s.equilibrium_indentation_relative, root_double(h5, "equilibrium_indentation_relative")) << row;
+    EXPECT_EQ(s.steps, root_integer(h5, "steps")) << row;
+    EXPECT_GT(s.peak_force_normalized, 0.5) << "the bar rests on its supports: " << row;
   }
 }
 

@@ -54,8 +54,8 @@ TEST(Determinism, PaperSuiteWithOneAndTwoThreadsGivesIdenticalDatasets) {
       ++compared;
     }
     // Wall time aside, the attributes describe the same run.
-    for (const char* a : {"scenario", "integrator", "status"})
-      EXPECT_EQ(read_string_attribute(fa, a), read_string_attribute(fb, a)) << a;
+    for (const char* attribute : {"scenario", "integrator", "status"})
+      EXPECT_EQ(read_string_attribute(fa, attribute), read_string_attribute(fb, attribute)) << attribute;
     EXPECT_EQ(read_double_attribute(fa, "steps"), read_double_attribute(fb, "steps"));
     H5Fclose(fa);
     H5Fclose(fb);

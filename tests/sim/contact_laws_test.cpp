@@ -153,7 +153,9 @@ TEST(ContactSwitches, WriteNoMoreThanTheirCount) {
       contact_switches(law, 0.001, 0.1, out);
       EXPECT_EQ(out[0], 0.001);
       for (int i = n; i <= max_contact_switches; ++i) EXPECT_EQ(out[i], 42.0) << to_string(kind) << " " << damping;
-      if (n == 2) EXPECT_GT(out[1], 0.0);  // compressing: the clamp is inactive
+      if (n == 2) {
+        EXPECT_GT(out[1], 0.0);  // compressing: the clamp is inactive
+      }
     }
   }
 }

@@ -82,7 +82,9 @@ TEST(RestitutionTable, EveryLawAtEveryTarget) {
   auto at = [&](int law, double cr) { return achieved.at({law, cr}); };
   for (double cr : targets) {
     EXPECT_NEAR(at(5, cr), cr, 1e-3) << "exact_restitution at " << cr;
-    if (cr >= 0.3) EXPECT_NEAR(at(4, cr), cr, 0.015) << "Carvalho-Martins at " << cr;
+    if (cr >= 0.3) {
+      EXPECT_NEAR(at(4, cr), cr, 0.015) << "Carvalho-Martins at " << cr;
+    }
   }
   EXPECT_NEAR(at(0, 0.9), 0.9, 0.02);
   EXPECT_GT(std::abs(at(0, 0.5) - 0.5), 0.05);

@@ -61,7 +61,9 @@ TEST(TraceCompare, ErrorFallsAsTheFourthPowerOfTheSpacing) {
     const auto xb = grid(0.0, 2.0, n);
     const CompareOutcome r = compare_curves(xa, sample(xa, f), xb, sample(xb, f), {});
     ASSERT_TRUE(r.error.empty()) << r.error;
-    if (previous > 0.0) EXPECT_NEAR(std::log2(previous / r.result.max_abs_diff), 4.0, 0.4) << n;
+    if (previous > 0.0) {
+      EXPECT_NEAR(std::log2(previous / r.result.max_abs_diff), 4.0, 0.4) << n;
+    }
     previous = r.result.max_abs_diff;
   }
 }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace dropsim::testing {
+namespace dropsim::test {
 
 // Paths of every dataset in the file, e.g. "/time", "/energy/kinetic".
 inline std::vector<std::string> dataset_paths(hid_t file) {
@@ -56,4 +56,4 @@ inline std::string read_string_attribute(hid_t file, const char* name) {
   return out;
 }
 
-}  // namespace dropsim::testing
+}  // namespace dropsim::test
