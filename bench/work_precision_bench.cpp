@@ -3,7 +3,7 @@
 // hand-written floor and (when built) Simbody; then the matched-accuracy
 // table and its ratios, printed and written to JSON.
 //
-//   work_precision_bench [--json PATH] [google-benchmark flags]
+//   work_precision_bench [--json PATH] [google-benchmark flags]   (PATH: results/bench/work_precision.json)
 // CI: --benchmark_min_time=0.01 (scripts/ci-bench.sh) still writes the JSON.
 #include <benchmark/benchmark.h>
 #include <sys/utsname.h>
@@ -332,7 +332,7 @@ nlohmann::json summarize(bool short_mode) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string json_path = "results/work_precision.json";
+  std::string json_path = "results/bench/work_precision.json";  // not tracked: generated output
   bool short_mode = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {

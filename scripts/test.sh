@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds if needed and runs the whole test suite with ctest.
+# Builds everything if needed (dropsim, the tests and the benchmarks) and runs the whole test suite with ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh

@@ -1,4 +1,4 @@
-// `dropsim compare` end to end: the acceptance items of issue 6, on traces made by `dropsim run`.
+// `dropsim compare` end to end: what the README promises of it, on traces made by `dropsim run`.
 #include <H5Cpp.h>
 #include <gtest/gtest.h>
 
