@@ -118,7 +118,7 @@ TEST(ReferenceTraces, MatchTheDimensionlessOdeIntegratedIndependently) {
 // as B, atol 1e-8) passes as things stand and fails when the modulus moves by 1e-6.
 TEST(ReferenceTraces, GateCatchesAPhysicsChange) {
   using dropsim::test::dropsim;
-  using dropsim::test::quoted;
+  using dropsim::test::shell_quote;
   const std::string ref = (source / "results/reference/human62_alpha-scaled.h5").string();
   nlohmann::json s = nlohmann::json::parse(dropsim::test::slurp(dropsim::test::paper_scenario_path("human62_alpha-scaled")));
   s["name"] = "gate_same";
