@@ -6,6 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 /usr/bin/python3 scripts/check-docs.py
-if [ -x build/bin/interface_doc_test ]; then
-  build/bin/interface_doc_test
+if [ -x build/bin/io_tests ]; then
+  build/bin/io_tests --gtest_filter='InterfaceDoc*' --gtest_brief=1
 fi
