@@ -81,7 +81,8 @@ int step_limits(const StepLimitCommand& o) {
   const DropModel& drop = s.drop();
   const double x_eq = equilibrium_indentation(drop);
   const double x_peak = peak_indentation(drop, s.run);
-  const auto eq = linearize_drop(drop, x_eq), peak = linearize_drop(drop, x_peak);
+  const auto eq = linearize_at_rest(drop, x_eq).linear_system();
+  const auto peak = linearize_at_rest(drop, x_peak).linear_system();
   const double omega_eq = std::sqrt(-eq.matrix()(1, 0)), omega_peak = std::sqrt(-peak.matrix()(1, 0));
   const double zeta_eq = -eq.matrix()(1, 1) / (2.0 * omega_eq);
 

@@ -258,7 +258,8 @@ class Rosenbrock4Pair : public EmbeddedPairBase<Rosenbrock4Pair<Vector>, Vector>
     const auto& c = coef_;
     const auto n = x.size();
     // Members, sized by the first step: a step allocates nothing.
-    auto &jac = jacobian_, &f = f_, &xs = xs_;
+    auto& jac = jacobian_;
+    auto &f = f_, &xs = xs_;
     auto &g1 = g_[0], &g2 = g_[1], &g3 = g_[2], &g4 = g_[3], &g5 = g_[4], &rhs = rhs_;
     jac.resize(n, n);
     sys.system->jacobian(x, t, jac);

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "dropsim/integrators/stability.hpp"
 #include "dropsim/sim/drop.hpp"
 #include "dropsim/sim/multibody.hpp"
 
@@ -22,12 +23,19 @@ struct Linearization {
   Eigen::MatrixXd C;          // active x active, diagonal, N s/m
   std::vector<int> contacts;  // model contact index of each row of J
   Eigen::VectorXd indentation, force;  // per active contact: m, N (per sphere)
+
+  // The same as a first-order system x' = A x (the step-limit analysis's input).
+  integrators::LinearSystem linear_system() const { return integrators::LinearSystem::from_contacts(M, J, K, C); }
 };
 
 // Active contacts: indentation > 0 and positive tangent stiffness.
 Linearization linearize(const MultibodyModel& model, const Eigen::VectorXd& x);
 // The 1-DOF drop: gap = y, one contact of n spheres.
 Linearization linearize(const DropModel& model, const DropSystem::Vector& x);
+// The drop at rest at indentation x (the step-limit predictions' states).
+inline Linearization linearize_at_rest(const DropModel& model, double indentation) {
+  return linearize(model, DropSystem::Vector(-indentation, 0.0));
+}
 
 // Basis of the null space of J (nu columns when J has no rows): the free
 // motions. Columns are reduced so that each has a 1 at its own pivot

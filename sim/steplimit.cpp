@@ -10,13 +10,6 @@
 
 namespace dropsim {
 
-integrators::LinearSystem linearize_drop(const DropModel& model, double indentation) {
-  const ContactResponse c = contact_response(model.law, indentation, 0.0);
-  const Eigen::MatrixXd m = Eigen::MatrixXd::Constant(1, 1, model.mass);
-  return {m, Eigen::MatrixXd::Constant(1, 1, model.spheres * c.stiffness),
-          Eigen::MatrixXd::Constant(1, 1, model.spheres * c.damping)};
-}
-
 double peak_indentation(const DropModel& model, const RunSettings& reference) {
   const Trace trace = simulate(model, reference);
   const auto& x = trace.indentation;
@@ -56,10 +49,13 @@ StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, 
   out.method = method;
   out.tolerance = options.growth_tolerance;
   const double x_eq = equilibrium_indentation(model);
-  out.predicted_step = integrators::step_limit(method, linearize_drop(model, x_eq), options.growth_tolerance).step;
+  out.predicted_step =
+      integrators::step_limit(method, linearize_at_rest(model, x_eq).linear_system(), options.growth_tolerance).step;
   out.predicted_step_peak =
       has_peak_prediction(model.law)
-          ? integrators::step_limit(method, linearize_drop(model, peak), options.growth_tolerance).step
+          ? integrators::step_limit(method, linearize_at_rest(model, peak).linear_system(),
+                                    options.growth_tolerance)
+                .step
           : std::numeric_limits<double>::quiet_NaN();
 
   auto ok = [&](double h) { return settles_with_step(model, run, method, h, x_eq, options.settle_tolerance); };
@@ -108,7 +104,7 @@ Eigen::VectorXd mode_exciting_kick(const Linearization& lin, double displacement
   for (Eigen::Index i = 0; i < n; ++i) p[i] = (i % 2 == 0 ? 1.0 : -1.0) * (1.0 + 0.25 * static_cast<double>(i));
   Eigen::VectorXd du = lin.M.ldlt().solve(lin.J.transpose() * p);
   const double gap_rate = (lin.J * du).cwiseAbs().maxCoeff();
-  const auto sys = integrators::LinearSystem::from_contacts(lin.M, lin.J, lin.K, lin.C);
+  const auto sys = lin.linear_system();
   return du * (displacement * sys.fastest_rate() / gap_rate);
 }
 
@@ -121,7 +117,7 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
   const Equilibrium eq = static_equilibrium(model, model.initial_state());
   const Linearization lin = linearize(model, eq.x);
   if (lin.J.rows() == 0) return out;
-  const auto linear = integrators::LinearSystem::from_contacts(lin.M, lin.J, lin.K, lin.C);
+  const auto linear = lin.linear_system();
   out.predicted_step = integrators::step_limit(method, linear, options.growth_tolerance).step;
 
   // Measured: from equilibrium with a kick small enough that no contact opens

@@ -16,10 +16,6 @@
 
 namespace dropsim {
 
-// The drop linearised about indentation x at rest: one mode, M = m,
-// K = n dF/dx, C = n dF/dxdot (Hertz: K = 1.5 n Fe / x, Hunt–Crossley: C = 1.5 n alpha Fe).
-integrators::LinearSystem linearize_drop(const DropModel& model, double indentation);
-
 // Largest indentation of the run (reference integrator as given), refined
 // between samples by a parabola through the three around the largest.
 double peak_indentation(const DropModel& model, const RunSettings& reference);
