@@ -100,10 +100,16 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
   const Linearization& lin = out.lin;
   const Eigen::Index nc = lin.J.rows();
   const int nu = model.nu;
+  out.free_motions = null_space_basis(lin.J, nu);
+  // No compressed contact: no contact modes, every motion free. (Eigen's
+  // triangular solve of an empty right-hand side reads through a null pointer.)
+  if (nc == 0) {
+    out.A.resize(0, 0);
+    return out;
+  }
   const Eigen::LLT<Eigen::MatrixXd> m_llt(lin.M);
   const Eigen::MatrixXd m_inv_jt = m_llt.solve(lin.J.transpose());  // M^-1 J^T
   out.A = lin.J * m_inv_jt;
-  out.free_motions = null_space_basis(lin.J, nu);
 
   for (Eigen::Index i = 0; i < nc; ++i) {
     ContactMode c;
@@ -116,7 +122,6 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     c.omega_single = std::sqrt(c.stiffness / c.effective_mass);
     out.contacts.push_back(c);
   }
-  if (nc == 0) return out;
 
   // xi'' + A K xi = 0 is similar to the symmetric K^1/2 A K^1/2 docs/physics.md#coupled-contact-modes.
   const Eigen::VectorXd k_half = lin.K.diagonal().cwiseSqrt();

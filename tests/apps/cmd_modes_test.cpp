@@ -72,5 +72,21 @@ TEST(ModesCommand, BodiesInFreeSpace) {
   EXPECT_NE(e.err.find("/modes_at: no static equilibrium: with gravity 0"), std::string::npos) << e.err;
 }
 
+// The same bodies apart (found by fuzzing the resource guard): no contact is
+// compressed, so there are no contact modes and both motions are free; the
+// analysis must say so, not read through an empty solve.
+TEST(ModesCommand, BodiesApartHaveNoContactModes) {
+  std::ifstream in(scenario_path("two_bodies_free_space.json"));
+  nlohmann::json doc = nlohmann::json::parse(in);
+  doc["bodies"][1]["position"] = {0.0, 0.0599};  // 40 mm below: the spheres do not touch
+  const auto file = scratch() / "bodies_apart.json";
+  std::ofstream(file) << doc.dump();
+  const CliResult c = dropsim("modes --json " + shell_quote(file.string()));
+  ASSERT_EQ(c.exit_code, 0) << c.output();
+  const auto j = nlohmann::json::parse(c.out);
+  EXPECT_EQ(j["modes"].size(), 0u);
+  EXPECT_EQ(j["free_motions"].size(), 2u);
+}
+
 }  // namespace
 }  // namespace dropsim::test
