@@ -106,6 +106,22 @@ TEST(SweepDesign, BadAxesNameTheRule) {
   }
 }
 
+// `dropsim run` of the scenario `doc` (written to dir) against a sweep row, bit for bit.
+void expect_row_equals_single_run(const io::SweepRow& s, const nlohmann::json& doc, const fs::path& dir) {
+  const std::string name = doc["name"].get<std::string>();
+  const fs::path file = dir / (name + ".json");
+  std::ofstream(file) << doc.dump(2);
+  const auto single = test::dropsim("run " + file.string() + " -o " + dir.string());
+  ASSERT_EQ(single.exit_code, 0) << single.output();
+  const H5::H5File h5((dir / (name + ".h5")).string(), H5F_ACC_RDONLY);
+  EXPECT_EQ(s.peak_force_normalized, root_double(h5, "peak_force_normalized")) << name;
+  EXPECT_EQ(s.tau_of_peak, root_double(h5, "tau_of_peak")) << name;
+  EXPECT_EQ(s.equilibrium_indentation_relative, root_double(h5, "equilibrium_indentation_relative")) << name;
+  EXPECT_EQ(s.steps, root_integer(h5, "steps")) << name;
+  EXPECT_EQ(s.rhs_evaluations, root_integer(h5, "rhs_evaluations")) << name;
+  EXPECT_EQ(s.status, 0) << name;
+}
+
 TEST(SweepCommand, RowsEqualSingleRunsBitwise) {
   const fs::path dir = fresh_directory("rows");
   const fs::path base = dir / "base.json";
@@ -122,18 +138,8 @@ TEST(SweepCommand, RowsEqualSingleRunsBitwise) {
     doc["contact"]["dissipation"] = sweep.rows[row].values[0];
     doc["drop"]["mass"] = sweep.rows[row].values[1];
     doc["name"] = "single_" + std::to_string(row);
-    const fs::path file = dir / (doc["name"].get<std::string>() + ".json");
-    std::ofstream(file) << doc.dump(2);
-    const auto single = test::dropsim("run " + file.string() + " -o " + dir.string());
-    ASSERT_EQ(single.exit_code, 0) << single.output();
-    const H5::H5File h5((dir / (doc["name"].get<std::string>() + ".h5")).string(), H5F_ACC_RDONLY);
     const io::SweepRow& s = sweep.rows[row];
-    EXPECT_EQ(s.peak_force_normalized, root_double(h5, "peak_force_normalized")) << row;
-    EXPECT_EQ(s.tau_of_peak, root_double(h5, "tau_of_peak")) << row;
-    EXPECT_EQ(s.equilibrium_indentation_relative, root_double(h5, "equilibrium_indentation_relative")) << row;
-    EXPECT_EQ(s.steps, root_integer(h5, "steps")) << row;
-    EXPECT_EQ(s.rhs_evaluations, root_integer(h5, "rhs_evaluations")) << row;
-    EXPECT_EQ(s.status, 0);
+    expect_row_equals_single_run(s, doc, dir);
     // Physics: the scaled human settles near the paper's xh; the peak exceeds the weight.
     EXPECT_GT(s.peak_force_normalized, 1.0);
     EXPECT_GT(s.settling_time, 0.0);
@@ -160,16 +166,8 @@ TEST(SweepCommand, MultiContactRowsEqualSingleRuns) {
     nlohmann::json doc = bar;
     doc["bodies"][0]["mass"] = sweep.rows[row].values[0];
     doc["name"] = "bar_" + std::to_string(row);
-    const fs::path file = dir / (doc["name"].get<std::string>() + ".json");
-    std::ofstream(file) << doc.dump(2);
-    const auto single = test::dropsim("run " + file.string() + " -o " + dir.string());
-    ASSERT_EQ(single.exit_code, 0) << single.output();
-    const H5::H5File h5((dir / (doc["name"].get<std::string>() + ".h5")).string(), H5F_ACC_RDONLY);
     const io::SweepRow& s = sweep.rows[row];
-    EXPECT_EQ(s.peak_force_normalized, root_double(h5, "peak_force_normalized")) << row;
-    EXPECT_EQ(s.tau_of_peak, root_double(h5, "tau_of_peak")) << row;
-    EXPECT_EQ(s.equilibrium_indentation_relative, root_double(h5, "equilibrium_indentation_relative")) << row;
-    EXPECT_EQ(s.steps, root_integer(h5, "steps")) << row;
+    expect_row_equals_single_run(s, doc, dir);
     EXPECT_GT(s.peak_force_normalized, 0.5) << "the bar rests on its supports: " << row;
   }
 }
