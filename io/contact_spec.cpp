@@ -25,7 +25,7 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   const std::string law_name = r.string("law");
   const auto kind = value_in(contact_law_names, law_name);
   if (!kind)
-    r.fail("law", "unknown contact law \"" + law_name + "\"; expected one of " + law_names());
+    r.fail("law", "unknown contact law \"" + law_name + "\"; expected one of " + names_in(contact_law_names));
   law.kind = *kind;
   out["law"] = law_name;
 
@@ -72,7 +72,6 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   }
 }
 
-std::string law_names() { return names_in(contact_law_names); }
 
 }  // namespace dropsim::io
 

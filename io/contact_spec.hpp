@@ -14,9 +14,6 @@ namespace dropsim::io {
 // Does not reject unknown keys: the caller does, after reading its own.
 void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out);
 
-// The law names a scenario may give, comma-separated, for messages.
-std::string law_names();
-
 // A reference model for `scaled_from` docs/physics.md#size-scaling, #scaling-the-dissipation.
 struct ScaledFrom {
   double mass = 0.0, radius = 0.0, stiffness = 0.0, dissipation = 0.0;
