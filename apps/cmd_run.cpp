@@ -15,6 +15,7 @@
 #include "dropsim/io/run_budget.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/io/sto_writer.hpp"
+#include "dropsim/sim/format.hpp"
 #include "dropsim/sim/run.hpp"
 
 namespace dropsim::app {
@@ -41,12 +42,12 @@ void print_summary(const io::Scenario& s, const Trace& t) {
   // Multi-contact scenarios show their first contact's law.
   const ContactLaw& law = s.multibody() ? s.multibody()->contacts.front().law : s.drop().law;
   // Linear springs have neither a modulus nor a Hunt–Crossley alpha: "-", not a 0 that reads as a value.
-  char modulus[32] = "-", alpha[32] = "-";
+  std::string modulus = "-", alpha = "-";
   if (hertz_family(law.kind)) {
-    std::snprintf(modulus, sizeof modulus, "%.4g", law.effective_modulus);
-    std::snprintf(alpha, sizeof alpha, "%.3g", law.dissipation);
+    modulus = significant(law.effective_modulus, 4);
+    alpha = significant(law.dissipation, 3);
   }
-  std::printf("%-26s %10s %7s %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), modulus, alpha,
+  std::printf("%-26s %10s %7s %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), modulus.c_str(), alpha.c_str(),
               t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
               t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
   if (t.stats.newton_failures > 0)

@@ -6,6 +6,7 @@
 
 #include "apps/commands.hpp"
 #include "dropsim/io/scenario.hpp"
+#include "dropsim/sim/format.hpp"
 #include "dropsim/sim/steplimit.hpp"
 
 namespace dropsim::app {
@@ -22,12 +23,10 @@ struct StepLimitCommand {
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 std::string format_step(double v) {
-  char buf[32];
   if (std::isnan(v)) return "-";
   if (std::isinf(v)) return "unconditional";
   if (v == 0.0) return "unstable";
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+  return significant(v, 6);
 }
 
 // Multi-contact scenarios: coupled modes at equilibrium against a kicked nonlinear run.

@@ -13,8 +13,8 @@
 // kicks of symplectic_euler / velocity_verlet / mclachlan_sb3a also need
 //   using Matrix = Eigen::Matrix<double, N, N>;
 //   void jacobian(const Vector& x, double t, Matrix& dfdx) const;    // d(dx/dt)/dx
-// (analytic for the drop and linear systems; the multibody system's is central
-// differences of its right-hand side, which rosenbrock4 and Newton then use)
+// (analytic for every system dropsim has: the drop, linear systems and the
+// multibody system, docs/physics.md#the-exact-multibody-jacobian)
 // position_rate must be linear in the speeds u (qdot = N(q) u); its top-right
 // block of dfdx is N. Integrators know nothing else of the physics.
 #pragma once

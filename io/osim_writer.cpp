@@ -1,19 +1,16 @@
 // OpenSim 4 model XML for a scaled contact parameter set (dropsim scale --osim).
 #include "dropsim/io/osim_writer.hpp"
 
-#include <cstdio>
 #include <sstream>
+
+#include "dropsim/sim/format.hpp"
 
 namespace dropsim::io {
 
 namespace {
 
 // Seventeen significant digits: the text reads back as the same double.
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+std::string num(double v) { return significant(v, 17); }
 
 }  // namespace
 

@@ -1,18 +1,15 @@
 // The resource guard's messages: the estimate, the budget and the keys that set the cost.
 #include "dropsim/io/run_budget.hpp"
 
-#include <cstdio>
 #include <string>
+
+#include "dropsim/sim/format.hpp"
 
 namespace dropsim::io {
 
 namespace {
 
-std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
+std::string number(double x) { return significant(x, 3); }
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "dropsim/sim/format.hpp"
 #include "dropsim/sim/linearization.hpp"
 
 namespace dropsim {
@@ -31,9 +32,7 @@ std::string describe_motion(const MultibodyModel& model, const Eigen::VectorXd& 
   for (Eigen::Index i = 0; i < du.size(); ++i) {
     const double v = largest > 0.0 ? du[i] / largest : 0.0;
     if (std::abs(v) < 1e-6) continue;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    out += (out.empty() ? "" : ", ") + names[static_cast<std::size_t>(i)] + " " + buf;
+    out += (out.empty() ? "" : ", ") + names[static_cast<std::size_t>(i)] + " " + significant(v, 4);
   }
   return out;
 }

@@ -103,6 +103,96 @@ ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact&
   return k;
 }
 
+namespace {
+
+using Matrix36 = Eigen::Matrix<double, 3, 6>;
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
+
+// G = dp/dxi of the body point p = body_point(r) (leading num_speeds columns):
+// point_jacobian_row() is G^T n.
+Matrix36 point_jacobian(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
+  Matrix36 g = Matrix36::Zero();
+  const int o = b.q_offset;
+  switch (b.joint) {
+    case Joint::vertical: g(1, 0) = 1.0; break;
+    case Joint::planar: {
+      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
+      g(0, 0) = g(1, 1) = 1.0;
+      g(0, 2) = -(s * r.x() + c * r.y());  // z x (R r)
+      g(1, 2) = c * r.x() - s * r.y();
+      break;
+    }
+    case Joint::free:
+      // dp = dc + R (dtheta x r)
+      g.leftCols<3>().setIdentity();
+      g.rightCols<3>() = -(body_quaternion(q, o).toRotationMatrix() * cross_matrix(r));
+      break;
+  }
+  return g;
+}
+
+// d(G^T n)/dxi of the body itself with n held fixed.
+Matrix6 point_row_curvature(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r,
+                            const Eigen::Vector3d& n) {
+  Matrix6 h = Matrix6::Zero();
+  const int o = b.q_offset;
+  switch (b.joint) {
+    case Joint::vertical: break;
+    case Joint::planar: {
+      // d/dangle of n . (z x R r) = -n . (R r) in the plane
+      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
+      h(2, 2) = -(n.x() * (c * r.x() - s * r.y()) + n.y() * (s * r.x() + c * r.y()));
+      break;
+    }
+    case Joint::free: {
+      // r x R^T n, with R^T n turning to R^T n + (R^T n) x dtheta
+      const Eigen::Vector3d n_body = body_quaternion(q, o).conjugate() * n;
+      h.bottomRightCorner<3, 3>() = cross_matrix(r) * cross_matrix(n_body);
+      break;
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contact& c,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q, const ContactKinematics& k) {
+  RowDerivatives d;
+  for (auto& row : d)
+    for (auto& block : row) block.setZero();
+  const std::array<double, 2> sign{c.type == ContactType::sphere_plane ? 1.0 : -1.0, 1.0};  // row[s] = sign G^T n
+  const int bodies = c.type == ContactType::sphere_plane ? 1 : 2;
+  std::array<Matrix36, 2> g;
+  for (int s = 0; s < bodies; ++s) {
+    const Body& body = model.bodies[c.body[s]];
+    g[s] = point_jacobian(body, q, c.at[s]);
+    d[s][s] = sign[s] * point_row_curvature(body, q, c.at[s], k.normal);
+  }
+  if (c.type == ContactType::sphere_sphere) {
+    // The normal turns with the centres: dn = (I - n n^T) d(pB - pA) / |pB - pA|.
+    const double distance = k.gap + c.radius[0] + c.radius[1];
+    if (distance > 0.0) {
+      const Eigen::Matrix3d turn = (Eigen::Matrix3d::Identity() - k.normal * k.normal.transpose()) / distance;
+      for (int s = 0; s < 2; ++s)
+        for (int t = 0; t < 2; ++t) d[s][t] += sign[s] * sign[t] * g[s].transpose() * turn * g[t];
+    }
+  }
+  return d;
+}
+
+Eigen::Matrix<double, 3, 4> rotation_per_quaternion(const Eigen::Ref<const Eigen::VectorXd>& q, int offset) {
+  const Eigen::Vector4d raw = q.segment<4>(offset + 3);
+  const double norm = raw.norm();
+  const double w = raw[0] / norm;
+  const Eigen::Vector3d v = raw.tail<3>() / norm;
+  // dtheta = 2 (w dv - v dw - v x dv) / |q|; a change along q itself turns nothing.
+  Eigen::Matrix<double, 3, 4> m;
+  m.col(0) = -2.0 / norm * v;
+  m.rightCols<3>() = 2.0 / norm * (w * Eigen::Matrix3d::Identity() - cross_matrix(v));
+  return m;
+}
+
 Eigen::MatrixXd contact_jacobian(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x) {
   Eigen::MatrixXd j = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(model.contacts.size()), model.nu);
   for (std::size_t i = 0; i < model.contacts.size(); ++i) {

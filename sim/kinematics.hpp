@@ -9,6 +9,13 @@ namespace dropsim {
 // Index of the vertical coordinate (y) within a body's q and u blocks.
 inline int vertical_index(Joint joint) { return joint == Joint::vertical ? 0 : 1; }
 
+// [v]x: cross_matrix(v) * a == v.cross(a).
+inline Eigen::Matrix3d cross_matrix(const Eigen::Vector3d& v) {
+  Eigen::Matrix3d m;
+  m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
+  return m;
+}
+
 // A free body's orientation from its q block (normalised).
 inline Eigen::Quaterniond body_quaternion(const Eigen::Ref<const Eigen::VectorXd>& q, int offset) {
   return Eigen::Quaterniond(q[offset + 3], q[offset + 4], q[offset + 5], q[offset + 6]).normalized();
@@ -64,6 +71,20 @@ struct ContactKinematics {
 };
 ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& contact,
                                      const Eigen::Ref<const Eigen::VectorXd>& x);
+
+// Second-order contact kinematics, for the exact Jacobian of the equations of
+// motion: block [s][t] is d(row[s])/d(xi_t), where xi_t is body t's
+// configuration increment in speed coordinates (q (+) xi, as in
+// advance_configuration). Blocks of bodies the contact does not touch are zero.
+using RowDerivatives = std::array<std::array<Eigen::Matrix<double, 6, 6>, 2>, 2>;
+RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contact& contact,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q, const ContactKinematics& k);
+
+// d(theta)/d(quaternion) of a free body whose q block starts at offset: the
+// body-frame rotation increment 2 vec(conj(q^) (x) dq^) of the normalised
+// quaternion q^ per change of the four stored components. (Every other
+// coordinate's increment is the coordinate's change itself.)
+Eigen::Matrix<double, 3, 4> rotation_per_quaternion(const Eigen::Ref<const Eigen::VectorXd>& q, int offset);
 
 // Dense contact Jacobian (contacts x nu) at state x (only q is used).
 Eigen::MatrixXd contact_jacobian(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x);

@@ -64,33 +64,11 @@ class DampedModes {
 }  // namespace
 
 Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x) {
-  const MultibodySystem system(model);
-  const int nq = model.nq, nu = model.nu;
-  Eigen::MatrixXd k(nu, nu);
-  Eigen::VectorXd base = x, plus, minus, fp(nu), fm(nu), du = Eigen::VectorXd::Zero(nu);
-  base.tail(nu).setZero();
-  const auto names = model.speed_names();
-  // Steps well inside the smallest compression, so no difference crosses a kink.
-  double length = model.characteristic_length;
-  for (const auto& c : model.contacts) {
-    const double indentation = -contact_kinematics(model, c, base.head(nq)).gap;
-    if (indentation > 0.0) length = std::min(length, 1e4 * indentation);
-  }
-  for (int j = 0; j < nu; ++j) {
-    // Rotations are dimensionless; translations scale with the model.
-    const bool turn = names[static_cast<std::size_t>(j)].find(".w") != std::string::npos ||
-                      names[static_cast<std::size_t>(j)].ends_with(".angle");
-    const double h = 1e-7 * (turn ? std::min(1.0, length / model.characteristic_length) : length);
-    du.setZero();
-    du[j] = h;
-    plus = minus = base;
-    advance_configuration(model, plus.head(nq), du);
-    advance_configuration(model, minus.head(nq), -du);
-    system.applied_forces(plus, fp);
-    system.applied_forces(minus, fm);
-    k.col(j) = -(fp - fm) / (2.0 * h);
-  }
-  return k;
+  Eigen::VectorXd at_rest = x;
+  at_rest.tail(model.nu).setZero();
+  Eigen::MatrixXd by_increment, by_speed;
+  MultibodySystem(model).force_derivatives(at_rest, by_increment, by_speed);
+  return -by_increment;
 }
 
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x) {

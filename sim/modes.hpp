@@ -50,8 +50,8 @@ struct ModesAnalysis {
 
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x);
 
-// -df/dq at x (speeds set to zero) by central differences along speed-space
-// increments (q (+) du); nu x nu.
+// -df/dq at x (speeds set to zero), exact, along speed-space increments
+// (q (+) du); nu x nu (docs/physics.md#load-stiffness).
 Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x);
 
 }  // namespace dropsim

@@ -135,22 +135,113 @@ MultibodySystem::Vector MultibodySystem::model_scaled_atol(double rtol) const {
   return rtol * atol;
 }
 
-void MultibodySystem::jacobian(const Vector& x, double t, Matrix& dfdx) const {
-  const auto n = x.size();
-  dfdx.resize(n, n);
-  // Scratch kept by the system: a step of an implicit method allocates nothing.
-  Vector &xp = jacobian_work_[0], &fp = jacobian_work_[1], &fm = jacobian_work_[2];
-  xp = x;
-  fp.resize(n);
-  fm.resize(n);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    const double h = 1e-7 * std::max(1.0, std::abs(x[j]));
-    xp[j] = x[j] + h;
-    (*this)(xp, fp, t);
-    xp[j] = x[j] - h;
-    (*this)(xp, fm, t);
-    xp[j] = x[j];
-    dfdx.col(j) = (fp - fm) / (2.0 * h);
+void MultibodySystem::force_derivatives(const Vector& x, Matrix& by_increment, Matrix& by_speed) const {
+  const int nq = m_.nq, nu = m_.nu;
+  const auto q = x.head(nq);
+  const auto u = x.tail(nu);
+  by_increment.setZero(nu, nu);
+  by_speed.setZero(nu, nu);
+
+  // Contacts: lambda = count F(-gap, -gap_rate) acts along row[s] on body s.
+  for (const Contact& c : m_.contacts) {
+    const ContactKinematics k = contact_kinematics(m_, c, x);
+    const ContactResponse response = contact_response(c.law, -k.gap, -k.gap_rate);
+    if (response.force == 0.0 && response.stiffness == 0.0 && response.damping == 0.0) continue;
+    const double lambda = c.count * response.force;
+    const double per_gap = c.count * response.stiffness, per_gap_rate = c.count * response.damping;
+    const RowDerivatives d = contact_row_derivatives(m_, c, q, k);
+    const int bodies = c.type == ContactType::sphere_plane ? 1 : 2;
+    for (int t = 0; t < bodies; ++t) {
+      const Body& bt = m_.bodies[c.body[t]];
+      const int nt = num_speeds(bt.joint);
+      // -d(lambda)/d(xi_t): the gap's and the gap rate's change.
+      Eigen::Matrix<double, 1, 6> slope = per_gap * k.row[t].transpose();
+      for (int s = 0; s < bodies; ++s) {
+        const Body& bs = m_.bodies[c.body[s]];
+        const int ns = num_speeds(bs.joint);
+        slope.head(nt).noalias() +=
+            (per_gap_rate * u.segment(bs.u_offset, ns).transpose()) * d[s][t].topLeftCorner(ns, nt);
+      }
+      for (int s = 0; s < bodies; ++s) {
+        const Body& bs = m_.bodies[c.body[s]];
+        const int ns = num_speeds(bs.joint);
+        const auto row = k.row[s].head(ns);
+        by_increment.block(bs.u_offset, bt.u_offset, ns, nt) += lambda * d[s][t].topLeftCorner(ns, nt);
+        by_increment.block(bs.u_offset, bt.u_offset, ns, nt).noalias() -= row * slope.head(nt);
+        by_speed.block(bs.u_offset, bt.u_offset, ns, nt).noalias() -=
+            (per_gap_rate * row) * k.row[t].head(nt).transpose();
+      }
+    }
+  }
+
+  // Euler's gyroscopic term -w x I w.
+  for (const Body& b : m_.bodies) {
+    if (b.joint != Joint::free) continue;
+    const Eigen::Vector3d om = u.segment<3>(b.u_offset + 3);
+    by_speed.block<3, 3>(b.u_offset + 3, b.u_offset + 3) += cross_matrix(b.inertia * om) - cross_matrix(om) * b.inertia;
+  }
+}
+
+void MultibodySystem::jacobian(const Vector& x, double /*t*/, Matrix& dfdx) const {
+  const int nq = m_.nq, nu = m_.nu;
+  const auto q = x.head(nq);
+  const auto u = x.tail(nu);
+  dfdx.setZero(nq + nu, nq + nu);
+  Matrix& by_increment = jacobian_work_[0];
+  Matrix& by_speed = jacobian_work_[1];
+  force_derivatives(x, by_increment, by_speed);
+
+  for (std::size_t i = 0; i < m_.bodies.size(); ++i) {
+    const Body& b = m_.bodies[i];
+    const int o = b.q_offset, p = b.u_offset, n = num_speeds(b.joint);
+    // Position rates: identity blocks, and the quaternion kinematics of position_rate().
+    const int translations = b.joint == Joint::free ? 3 : n;
+    dfdx.block(o, nq + p, translations, translations).setIdentity();
+    if (b.joint == Joint::free) {
+      const double w = x[o + 3];
+      const Eigen::Vector3d v = x.segment<3>(o + 4), om = u.segment<3>(p + 3);
+      dfdx.block<1, 3>(o + 3, nq + p + 3) = -0.5 * v.transpose();
+      dfdx.block<3, 3>(o + 4, nq + p + 3) = 0.5 * (w * Eigen::Matrix3d::Identity() + cross_matrix(v));
+      dfdx.block<1, 3>(o + 3, o + 4) = -0.5 * om.transpose();
+      dfdx.block<3, 1>(o + 4, o + 3) = 0.5 * om;
+      dfdx.block<3, 3>(o + 4, o + 4) = -0.5 * cross_matrix(om);
+    }
+    // Accelerations: the body's inverse mass applied to its rows.
+    auto rows_by_increment = by_increment.middleRows(p, n);
+    auto rows_by_speed = by_speed.middleRows(p, n);
+    switch (b.joint) {
+      case Joint::vertical:
+        rows_by_increment /= b.mass;
+        rows_by_speed /= b.mass;
+        break;
+      case Joint::planar:
+        rows_by_increment.topRows(2) /= b.mass;
+        rows_by_speed.topRows(2) /= b.mass;
+        rows_by_increment.row(2) /= b.inertia(2, 2);
+        rows_by_speed.row(2) /= b.inertia(2, 2);
+        break;
+      case Joint::free:
+        rows_by_increment.topRows(3) /= b.mass;
+        rows_by_speed.topRows(3) /= b.mass;
+        for (int j = 0; j < nu; ++j) {  // column by column: no temporary
+          const Eigen::Vector3d turn = inverse_inertia_[i] * rows_by_increment.col(j).tail<3>();
+          rows_by_increment.col(j).tail<3>() = turn;
+          const Eigen::Vector3d spin = inverse_inertia_[i] * rows_by_speed.col(j).tail<3>();
+          rows_by_speed.col(j).tail<3>() = spin;
+        }
+        break;
+    }
+    dfdx.block(nq + p, nq, n, nu) = rows_by_speed;
+  }
+  // Configuration increments mapped to the coordinates q (quaternions: kinematics.hpp).
+  for (const Body& b : m_.bodies) {
+    const int o = b.q_offset, p = b.u_offset;
+    if (b.joint != Joint::free) {
+      dfdx.block(nq, o, nu, num_speeds(b.joint)) = by_increment.middleCols(p, num_speeds(b.joint));
+      continue;
+    }
+    dfdx.block(nq, o, nu, 3) = by_increment.middleCols(p, 3);
+    dfdx.block(nq, o + 3, nu, 4).noalias() = by_increment.middleCols(p + 3, 3) * rotation_per_quaternion(q, o);
   }
 }
 

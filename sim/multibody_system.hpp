@@ -23,8 +23,14 @@ class MultibodySystem {
 
   void operator()(const Vector& x, Vector& dxdt, double t) const;
   void position_rate(const Vector& x, Vector& dxdt) const;
-  // df/dx by central differences: what the implicit and Rosenbrock methods need.
+  // df/dx, exact: contact tangents J^T K J and J^T C J, the contacts' geometric
+  // terms, quaternion kinematics and Euler's gyroscopic term (the implicit and
+  // Rosenbrock methods need it every step).
   void jacobian(const Vector& x, double t, Matrix& dfdx) const;
+  // The exact derivatives of the generalised force (applied plus gyroscopic,
+  // before the inverse mass) by configuration increment xi (q (+) xi, as in
+  // advance_configuration) and by speed u; nu x nu each.
+  void force_derivatives(const Vector& x, Matrix& by_increment, Matrix& by_speed) const;
   int num_switches() const { return switch_count_; }
   void switches(const Vector& x, double* out) const;
   void project(Vector& x) const;  // unit quaternions
@@ -42,7 +48,7 @@ class MultibodySystem {
   MultibodyModel m_;
   std::vector<Eigen::Matrix3d> inverse_inertia_;  // per body
   int switch_count_ = 0;
-  mutable std::array<Vector, 3> jacobian_work_;   // jacobian()'s perturbed state and two right-hand sides
+  mutable std::array<Matrix, 2> jacobian_work_;   // jacobian()'s force derivatives: a step allocates nothing
 };
 
 }  // namespace dropsim

@@ -3,16 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/models.hpp"
+
 namespace dropsim {
 namespace {
 
 TEST(DropSystem, JacobianMatchesFiniteDifferences) {
-  DropModel m;
-  m.mass = 62.0;
-  m.spheres = 6;
-  m.characteristic_length = 0.032;
-  m.law = {ContactLawKind::hunt_crossley, 3.5e5, 0.032, 2.0, 0.0, 0.0};
-  const DropSystem sys(m);
+  const DropSystem sys(test::human_drop(3.5e5, 6));
   // In contact, compressing and recovering; open (zero force slope).
   for (const auto& x : {DropSystem::Vector(-0.01, -0.2), DropSystem::Vector(-0.011, 0.1), DropSystem::Vector(0.01, -1.0)}) {
     DropSystem::Matrix jac;

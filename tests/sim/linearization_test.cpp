@@ -3,19 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/models.hpp"
+
 namespace dropsim {
 namespace {
 
 // One physics, two models: the 1-DOF drop and the vertical body multibody_from_drop builds.
 TEST(Linearize, DropAndItsMultibodyFormAgree) {
-  DropModel drop;
-  drop.mass = 62.0;
-  drop.spheres = 6;
-  drop.characteristic_length = 0.032;
-  drop.law.kind = ContactLawKind::hunt_crossley;
-  drop.law.effective_modulus = 5.5e5;
-  drop.law.radius = 0.032;
-  drop.law.dissipation = 2.0;
+  const DropModel drop = test::human_drop(5.5e5, 6);
   const DropSystem::Vector s(-0.01, -0.2);  // 1 cm in, compressing at 0.2 m/s
   const Linearization a = linearize(drop, s);
 

@@ -6,38 +6,16 @@
 #include <cmath>
 
 #include "dropsim/sim/multibody_simulate.hpp"
+#include "dropsim/sim/recorder.hpp"
 #include "dropsim/sim/simulate.hpp"
+#include "tests/support/models.hpp"
 
 namespace dropsim {
 namespace {
 
-Body free_body(const std::string& name, double mass, const Eigen::Vector3d& principal, const Eigen::Vector3d& position) {
-  Body b;
-  b.name = name;
-  b.joint = Joint::free;
-  b.mass = mass;
-  b.inertia = principal.asDiagonal();
-  b.position = position;
-  return b;
-}
-
-Contact sphere_on_ground(int body, const Eigen::Vector3d& at, double radius, const ContactLaw& law) {
-  Contact c;
-  c.type = ContactType::sphere_plane;
-  c.body[0] = body;
-  c.at[0] = at;
-  c.radius[0] = radius;
-  c.law = law;
-  c.law.radius = radius;
-  return c;
-}
-
-ContactLaw hertz(double modulus) {
-  ContactLaw law;
-  law.kind = ContactLawKind::hertz;
-  law.effective_modulus = modulus;
-  return law;
-}
+using test::free_body;
+using test::hertz;
+using test::sphere_on_ground;
 
 double gap_at(const MultibodyModel& m, const Contact& c, const Eigen::VectorXd& q) {
   return contact_kinematics(m, c, q).gap;
@@ -46,36 +24,7 @@ double gap_at(const MultibodyModel& m, const Contact& c, const Eigen::VectorXd& 
 // J u must equal the derivative of the gap along u, for every joint type and
 // both contact types: an independent finite-difference check.
 TEST(ContactKinematics, JacobianIsTheDerivativeOfTheGap) {
-  MultibodyModel m;
-  m.bodies.push_back(free_body("box", 3.0, {0.1, 0.2, 0.3}, {0.1, 0.3, -0.2}));
-  m.bodies[0].orientation = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
-  Body planar;
-  planar.name = "bar";
-  planar.joint = Joint::planar;
-  planar.mass = 1.0;
-  planar.inertia(2, 2) = 0.01;
-  planar.position = {0.3, 0.5, 0.0};
-  planar.angle = 0.4;
-  m.bodies.push_back(planar);
-  Body vertical;
-  vertical.name = "slider";
-  vertical.joint = Joint::vertical;
-  vertical.mass = 1.0;
-  vertical.position = {-0.2, 0.2, 0.1};
-  m.bodies.push_back(vertical);
-  m.finalize();
-  m.contacts.push_back(sphere_on_ground(0, {0.05, -0.1, 0.07}, 0.02, hertz(1e6)));
-  m.contacts.push_back(sphere_on_ground(1, {-0.2, 0.05, 0.0}, 0.01, hertz(1e6)));
-  Contact s;
-  s.type = ContactType::sphere_sphere;
-  s.body = {0, 1};
-  s.at = {Eigen::Vector3d(0.1, 0.05, -0.02), Eigen::Vector3d(0.1, -0.03, 0.0)};
-  s.radius = {0.02, 0.03};
-  m.contacts.push_back(s);
-  s.body = {2, 0};
-  s.at = {Eigen::Vector3d(0.0, 0.1, 0.0), Eigen::Vector3d(-0.1, 0.0, 0.05)};
-  m.contacts.push_back(s);
-
+  const MultibodyModel m = test::every_joint_and_contact(hertz(1e6));
   const Eigen::VectorXd x = m.initial_state();
   const Eigen::VectorXd q = x.head(m.nq);
   const Eigen::MatrixXd j = contact_jacobian(m, x);
@@ -107,15 +56,7 @@ TEST(ContactKinematics, ConfigurationDifferenceInvertsAdvance) {
 // The paper's 1-DOF drop and a free body on the same spheres (coplanar, symmetric)
 // are one physics: the traces must agree in F/(Mg) to 1e-10.
 TEST(MultibodySimulate, FreeBodyDropMatchesOneDofEngine) {
-  DropModel drop;
-  drop.mass = 62.0;
-  drop.spheres = 4;
-  drop.characteristic_length = 0.032;
-  drop.initial_height = 0.25 * 0.032;
-  drop.law.kind = ContactLawKind::hunt_crossley;
-  drop.law.effective_modulus = 5.5e5;
-  drop.law.radius = 0.032;
-  drop.law.dissipation = 2.0;
+  const DropModel drop = test::human_drop(5.5e5, 4);
 
   MultibodyModel m;
   m.characteristic_length = drop.characteristic_length;
@@ -229,6 +170,31 @@ TEST(MultibodySimulate, SphereSphereCollisionConservesMomentum) {
   const std::size_t last = t.samples() - 1;
   EXPECT_NEAR(t.u[last * m.nu + 0], 0.0, 1e-8);
   EXPECT_NEAR(t.u[last * m.nu + 6], 0.5, 1e-8);
+}
+
+// A blow-up is a result, by the one rule of every system: central difference at
+// ten times the bar's stable step stops as diverged at the first sample whose
+// energy leaves the bound, and the trace ends before it, every value finite.
+TEST(MultibodySimulate, BlowUpStopsAsDivergedWithTheTraceUpToIt) {
+  const MultibodyModel m = test::bar_on_two_supports();
+  RunSettings run;
+  run.duration = 1.0;
+  run.output_interval = 0.01;
+  run.integrator.method = integrators::Method::central_difference;
+  run.integrator.step = 0.01;  // h omega about 6 for the bar's faster mode (limit 2)
+  const Trace t = simulate(m, run);
+  ASSERT_EQ(t.stats.status, integrators::Status::diverged);
+  EXPECT_EQ(t.stats.reason, "energy grew beyond bound");
+  ASSERT_GT(t.samples(), 0u);
+  EXPECT_LT(t.time.back(), t.stats.end_time);
+  EXPECT_LT(t.stats.end_time, run.duration);
+  const double e0 = t.kinetic[0] + t.potential[0] + t.elastic[0];
+  const double bound = divergence_energy_bound(e0, m.total_mass() * m.gravity, m.characteristic_length);
+  for (std::size_t k = 0; k < t.samples(); ++k) {
+    const double e = t.kinetic[k] + t.potential[k] + t.elastic[k];
+    ASSERT_TRUE(std::isfinite(e) && std::isfinite(t.force_normalized[k])) << k;
+    EXPECT_LE(e, bound) << k;
+  }
 }
 
 }  // namespace

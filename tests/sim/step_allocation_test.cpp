@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 
 #include "dropsim/integrators/integrate.hpp"
 #include "dropsim/sim/drop.hpp"
 #include "dropsim/sim/multibody.hpp"
+#include "tests/support/models.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -34,43 +36,6 @@ namespace dropsim {
 namespace {
 
 using integrators::Method;
-
-DropModel human_drop() {
-  DropModel m;
-  m.mass = 62.0;
-  m.spheres = 6;
-  m.characteristic_length = 0.032;
-  m.initial_height = 0.008;
-  m.law.kind = ContactLawKind::hunt_crossley;
-  m.law.radius = 0.032;
-  m.law.effective_modulus = 1e6 / std::pow(2.0, 1.5);
-  m.law.dissipation = 2.0;
-  return m;
-}
-
-// The bar of docs/physics.md's coupled-mode example, tilted so both modes ring.
-MultibodyModel bar_on_two_supports() {
-  MultibodyModel m;
-  Body bar;
-  bar.name = "bar";
-  bar.joint = Joint::planar;
-  bar.mass = 2.0;
-  bar.inertia(2, 2) = 0.005;
-  bar.position = {0.0, 0.002, 0.0};
-  bar.angle = 0.02;
-  m.bodies.push_back(bar);
-  for (const double x : {-0.1, 0.1}) {
-    Contact c;
-    c.body[0] = 0;
-    c.at[0] = {x, 0.0, 0.0};
-    c.law.kind = ContactLawKind::linear;
-    c.law.stiffness = 1e5;
-    m.contacts.push_back(c);
-  }
-  m.characteristic_length = 0.1;
-  m.finalize();
-  return m;
-}
 
 // Allocations made by one integrate() call over [0, duration], and its steps.
 template <class System>
@@ -100,11 +65,11 @@ void expect_no_allocation_per_step(const System& system, double duration, double
 }
 
 TEST(StepAllocation, DropStepsAllocateNothing) {
-  expect_no_allocation_per_step(DropSystem(human_drop()), 0.5, 1e-4);
+  expect_no_allocation_per_step(DropSystem(test::human_drop(1e6 / std::pow(2.0, 1.5), 6)), 0.5, 1e-4);
 }
 
 TEST(StepAllocation, BarStepsAllocateNothing) {
-  expect_no_allocation_per_step(MultibodySystem(bar_on_two_supports()), 0.05, 1e-5);
+  expect_no_allocation_per_step(MultibodySystem(test::bar_on_two_supports()), 0.05, 1e-5);
 }
 
 }  // namespace

@@ -1,0 +1,152 @@
+// Recording a run on its output grid: one recorder and one divergence rule for every system.
+//
+// A system contributes a probe, which knows its model and the trace it fills:
+//   using State;                                      // the system's Vector
+//   double initial_energy() const;                    // mechanical, J
+//   void describe() const;                            // columns, names, units, model constants
+//   std::size_t with_sampler(F f);                    // returns f(sampler); sampler(state) -> Observation
+//   void keep(double t, const State&, const Observation&);  // a recorded sample
+//   void finish(bool kept);                           // flush; the summary's final indentation made relative
+// where Observation has .mechanical (J), .force_normalized (F/(Mg)) and
+// .indentation (what finish() turns into the summary's final indentation).
+// The recorder checks the energy, keeps the summary and decides divergence;
+// the probe decides how a sample is evaluated and stored.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "dropsim/integrators/integrate.hpp"
+#include "dropsim/sim/simulate.hpp"
+
+namespace dropsim {
+
+// Passive contact laws never add energy: a run whose mechanical energy grows
+// beyond its initial value by ten times M g L has blown up. The thousandth of
+// the initial energy is the margin for bodies in free space, where M g L is 0.
+inline double divergence_energy_bound(double initial_energy, double weight, double length) {
+  return std::abs(initial_energy) + 10.0 * weight * length + 1e-3 * std::abs(initial_energy);
+}
+
+template <class Probe>
+class Recorder {
+ public:
+  using State = typename Probe::State;
+
+  Recorder(Probe& probe, Trace& trace, bool keep_samples, Eigen::Index state_size)
+      : probe_(probe),
+        trace_(trace),
+        keep_(keep_samples),
+        tau_per_second_(std::sqrt(trace.gravity / trace.characteristic_length)),
+        energy_bound_(divergence_energy_bound(probe.initial_energy(), trace.total_mass * trace.gravity,
+                                              trace.characteristic_length)) {
+    if constexpr (!fixed_size_state) states_.fill(State::Zero(state_size));
+  }
+
+  // The adaptive driver's call: count samples at times, from dense(t, state).
+  // Returns how many were taken; fewer than count when a sample's energy left
+  // the bound (the run stops there: diverged). Kept out of the driver: inlined
+  // there, the sample loop lost registers to the step's code (7-11 % slower).
+  template <class Dense>
+  [[gnu::noinline]] std::size_t take_samples(const Dense& dense, const double* times, std::size_t count) {
+    return probe_.with_sampler([&](const auto& sampler) { return sample_loop(dense, times, count, sampler); });
+  }
+
+  // Every other caller (the first sample, fixed-step methods): one sample.
+  bool operator()(const State& s, double t) { return take_samples(integrators::AtState<State>{s}, &t, 1) == 1; }
+
+  // Completes the trace; the time of the first sample beyond the energy
+  // bound, if one was (the trace ends before it), else NaN.
+  double finish() {
+    probe_.finish(keep_);
+    return diverged_at_;
+  }
+
+ private:
+  static constexpr bool fixed_size_state = State::SizeAtCompileTime != Eigen::Dynamic;
+  static constexpr std::size_t chunk_size = 32;  // interpolated states, per pass
+
+  // A step's samples. Two passes over a chunk: the interpolant, then the
+  // sampler and the rest; in one pass each sample's chain (interpolant, law,
+  // energy) was too long for the CPU to overlap enough samples. What does not
+  // change within a run sits in locals: the probe's stores would otherwise
+  // make the compiler reload it from *this at every sample.
+  template <class Dense, class Sampler>
+  std::size_t sample_loop(const Dense& dense, const double* times, std::size_t count, const Sampler sampler) {
+    // Fixed-size states in a local, which the probe's stores cannot alias;
+    // dynamic ones in the member sized once per run.
+    [[maybe_unused]] std::array<State, fixed_size_state ? chunk_size : 1> local_states;
+    auto& states = [&]() -> auto& {
+      if constexpr (fixed_size_state) return local_states;
+      else return states_;
+    }();
+    TraceSummary summary = trace_.summary;
+    const double energy_bound = energy_bound_, tau_per_second = tau_per_second_;
+    const bool keep = keep_;
+    Probe& probe = probe_;  // one load per sample fewer than through *this
+    std::size_t taken = 0;
+    while (taken < count) {
+      const std::size_t n = std::min(chunk_size, count - taken);
+      for (std::size_t i = 0; i < n; ++i) dense(times[taken + i], states[i]);
+      for (std::size_t i = 0; i < n; ++i, ++taken) {
+        const double t = times[taken];
+        const auto observation = sampler(states[i]);
+        if (!(observation.mechanical <= energy_bound)) {  // also NaN
+          diverged_at_ = t;
+          trace_.summary = summary;
+          return taken;
+        }
+        summarise_sample(summary, t, tau_per_second, observation.force_normalized);
+        summary.equilibrium_indentation_relative = observation.indentation;  // made relative in finish()
+        if (keep) probe.keep(t, states[i], observation);
+      }
+    }
+    trace_.summary = summary;
+    return taken;
+  }
+
+  Probe& probe_;
+  Trace& trace_;
+  const bool keep_;
+  const double tau_per_second_, energy_bound_;
+  std::array<State, fixed_size_state ? 1 : chunk_size> states_;  // dynamic states: sized once per run
+  double diverged_at_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Runs system from x over run's output grid and records it into trace through
+// probe: the one run pipeline of every system. Never throws on numerical
+// trouble: a blow-up comes back as stats.status == diverged, the trace ending
+// at the last sample within the energy bound.
+template <class System, class Probe>
+void record_run(const System& system, typename System::Vector x, const RunSettings& run, Probe& probe,
+                Trace& trace) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto grid = integrators::output_grid(0.0, run.duration, run.output_interval);
+  trace.clear();  // keeps the sample buffers' capacity: no fresh pages per run
+  probe.describe();
+  trace.integrator = std::string(integrators::info(run.integrator.method).name);
+  if (run.record_samples) trace.reserve(grid.size());
+
+  Recorder<Probe> recorder(probe, trace, run.record_samples, system.size());
+  using Vector = typename System::Vector;
+  const Vector atol = run.atol > 0.0 ? Vector(Vector::Constant(system.size(), run.atol))
+                                     : Vector(system.model_scaled_atol(run.integrator.rtol));
+  trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder);
+  const double diverged_at = recorder.finish();
+  if (!std::isnan(diverged_at)) {
+    trace.stats.status = integrators::Status::diverged;
+    trace.stats.reason = "energy grew beyond bound";
+    trace.stats.end_time = diverged_at;
+  }
+  if (!integrators::info(run.integrator.method).adaptive || run.integrator.fixed)
+    trace.step = run.output_interval /
+                 static_cast<double>(integrators::steps_in(0.0, run.output_interval, run.integrator.step));
+  trace.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace dropsim
