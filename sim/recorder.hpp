@@ -54,7 +54,10 @@ class Recorder {
   // there, the sample loop lost registers to the step's code (7-11 % slower).
   template <class Dense>
   [[gnu::noinline]] std::size_t take_samples(const Dense& dense, const double* times, std::size_t count) {
-    return probe_.with_sampler([&](const auto& sampler) { return sample_loop(dense, times, count, sampler); });
+    // Recording or not is fixed per run: two loops, neither testing it per sample.
+    return probe_.with_sampler([&](const auto& sampler) {
+      return keep_ ? sample_loop<true>(dense, times, count, sampler) : sample_loop<false>(dense, times, count, sampler);
+    });
   }
 
   // Every other caller (the first sample, fixed-step methods): one sample.
@@ -76,7 +79,7 @@ class Recorder {
   // energy) was too long for the CPU to overlap enough samples. What does not
   // change within a run sits in locals: the probe's stores would otherwise
   // make the compiler reload it from *this at every sample.
-  template <class Dense, class Sampler>
+  template <bool keep, class Dense, class Sampler>
   std::size_t sample_loop(const Dense& dense, const double* times, std::size_t count, const Sampler sampler) {
     // Fixed-size states in a local, which the probe's stores cannot alias;
     // dynamic ones in the member sized once per run.
@@ -87,7 +90,6 @@ class Recorder {
     }();
     TraceSummary summary = trace_.summary;
     const double energy_bound = energy_bound_, tau_per_second = tau_per_second_;
-    const bool keep = keep_;
     Probe& probe = probe_;  // one load per sample fewer than through *this
     std::size_t taken = 0;
     while (taken < count) {
@@ -103,7 +105,7 @@ class Recorder {
         }
         summarise_sample(summary, t, tau_per_second, observation.force_normalized);
         summary.equilibrium_indentation_relative = observation.indentation;  // made relative in finish()
-        if (keep) probe.keep(t, states[i], observation);
+        if constexpr (keep) probe.keep(t, states[i], observation);
       }
     }
     trace_.summary = summary;
