@@ -33,8 +33,8 @@ def tracked_files(root):
     return [p for p in out.decode().split("\0") if p]
 
 
-def strip_code(lines):
-    """Yields (line number, text) outside fenced code blocks, with inline code spans blanked."""
+def outside_fences(lines):
+    """Yields (line number, line) of the lines outside fenced code blocks."""
     fence = None
     for number, line in enumerate(lines, 1):
         stripped = line.lstrip()
@@ -45,6 +45,12 @@ def strip_code(lines):
             if stripped.startswith(fence):
                 fence = None
             continue
+        yield number, line
+
+
+def strip_code(lines):
+    """Yields (line number, text) outside fenced code blocks, with inline code spans blanked."""
+    for number, line in outside_fences(lines):
         if line.startswith("    ") or line.startswith("\t"):
             continue  # indented code block
         yield number, re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line)
@@ -62,16 +68,7 @@ def anchors_of(path):
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     anchors, seen = set(), {}
-    fence = None
-    for line in lines:
-        stripped = line.lstrip()
-        if fence is None and (stripped.startswith("```") or stripped.startswith("~~~")):
-            fence = stripped[:3]
-            continue
-        if fence is not None:
-            if stripped.startswith(fence):
-                fence = None
-            continue
+    for _, line in outside_fences(lines):
         for a in HTML_ID.findall(line):
             anchors.add(a)
         m = HEADING.match(line)

@@ -67,13 +67,10 @@ TEST(MultibodySimulate, FreeBodyDropMatchesOneDofEngine) {
   for (double sx : {-0.2, 0.2})
     for (double sz : {-0.1, 0.1}) m.contacts.push_back(sphere_on_ground(0, {sx, 0.032, sz}, 0.032, drop.law));
 
-  RunSettings run;
-  run.duration = 1.0;
-  run.output_interval = 5e-4;
-  // Tight enough that both solutions are accurate well below 1e-10: the two
-  // paths take different step sequences (the free body's unit quaternion
+  // rtol tight enough that both solutions are accurate well below 1e-10: the
+  // two paths take different step sequences (the free body's unit quaternion
   // enters dopri5's choice of the first step).
-  run.integrator.rtol = 1e-12;
+  const RunSettings run = test::adaptive_run(1.0, 5e-4, 1e-12);
   const Trace a = simulate(drop, run);
   const Trace b = simulate(m, run);
   ASSERT_EQ(a.samples(), b.samples());
@@ -98,10 +95,7 @@ TEST(MultibodySimulate, FreeBodyHertzDropConservesEnergy) {
   for (double sx : {-0.1, 0.1})
     for (double sz : {-0.07, 0.07}) m.contacts.push_back(sphere_on_ground(0, {sx, -0.05, sz}, 0.02, hertz(2e6)));
 
-  RunSettings run;
-  run.duration = 0.4;
-  run.output_interval = 1e-3;
-  run.integrator.rtol = 1e-10;
+  const RunSettings run = test::adaptive_run(0.4, 1e-3, 1e-10);
   const Trace t = simulate(m, run);
   ASSERT_EQ(t.stats.status, integrators::Status::ok);
   const double e0 = t.kinetic[0] + t.potential[0] + t.elastic[0];
@@ -126,10 +120,7 @@ TEST(MultibodySimulate, ZeroGravityTumblingConservesAngularMomentum) {
   m.finalize();
   m.contacts.push_back(sphere_on_ground(0, {0.0, 0.0, 0.0}, 0.01, hertz(1e6)));  // never touches
 
-  RunSettings run;
-  run.duration = 3.0;
-  run.output_interval = 1e-2;
-  run.integrator.rtol = 1e-12;
+  const RunSettings run = test::adaptive_run(3.0, 1e-2, 1e-12);
   const Trace t = simulate(m, run);
   ASSERT_EQ(t.stats.status, integrators::Status::ok);
   const Eigen::Vector3d h0 = angular_momentum(m, m.initial_state());
@@ -155,17 +146,9 @@ TEST(MultibodySimulate, SphereSphereCollisionConservesMomentum) {
   m.bodies.push_back(free_body("b", 1.0, {1e-4, 1e-4, 1e-4}, {0.03, 1.0, 0.0}));
   m.bodies[0].velocity = {0.5, 0.0, 0.0};
   m.finalize();
-  Contact c;
-  c.type = ContactType::sphere_sphere;
-  c.body = {0, 1};
-  c.radius = {0.01, 0.01};
-  c.law = hertz(1e7);
-  c.law.radius = 0.005;
-  m.contacts.push_back(c);
-  RunSettings run;
-  run.duration = 0.2;
-  run.output_interval = 1e-3;
-  run.integrator.rtol = 1e-10;
+  m.contacts.push_back(test::sphere_on_sphere(0, Eigen::Vector3d::Zero(), 0.01, 1, Eigen::Vector3d::Zero(), 0.01,
+                                              hertz(1e7)));
+  const RunSettings run = test::adaptive_run(0.2, 1e-3, 1e-10);
   const Trace t = simulate(m, run);
   const std::size_t last = t.samples() - 1;
   EXPECT_NEAR(t.u[last * m.nu + 0], 0.0, 1e-8);

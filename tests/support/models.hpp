@@ -5,6 +5,7 @@
 
 #include "dropsim/sim/drop.hpp"
 #include "dropsim/sim/multibody.hpp"
+#include "dropsim/sim/simulate.hpp"
 
 namespace dropsim::test {
 
@@ -59,6 +60,15 @@ inline Contact sphere_on_sphere(int a, const Eigen::Vector3d& at_a, double radiu
   c.law = law;
   c.law.radius = radius_a * radius_b / (radius_a + radius_b);
   return c;
+}
+
+// dopri5 (the default method) for `duration` s, a sample every `interval` s, at rtol.
+inline RunSettings adaptive_run(double duration, double interval, double rtol) {
+  RunSettings run;
+  run.duration = duration;
+  run.output_interval = interval;
+  run.integrator.rtol = rtol;
+  return run;
 }
 
 // A 62 kg human on `spheres` Hunt–Crossley spheres of 3.2 cm (alpha 2 s/m), 8 mm up.
