@@ -14,7 +14,8 @@
 //   using Matrix = Eigen::Matrix<double, N, N>;
 //   void jacobian(const Vector& x, double t, Matrix& dfdx) const;    // d(dx/dt)/dx
 // (analytic for every system dropsim has: the drop, linear systems and the
-// multibody system, docs/physics.md#the-exact-multibody-jacobian)
+// multibody system, docs/physics.md#the-exact-multibody-jacobian, where only
+// friction's configuration terms are differences)
 // position_rate must be linear in the speeds u (qdot = N(q) u); its top-right
 // block of dfdx is N. Integrators know nothing else of the physics.
 #pragma once

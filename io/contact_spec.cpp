@@ -72,6 +72,21 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   }
 }
 
+void parse_friction(ObjectReader& r, Friction& friction, nlohmann::json& out) {
+  struct Key {
+    const char* name;
+    double Friction::*field;
+    Bound bound;
+  };
+  for (const Key& k : {Key{"static_friction", &Friction::static_coefficient, Bound::nonnegative},
+                       Key{"dynamic_friction", &Friction::dynamic_coefficient, Bound::nonnegative},
+                       Key{"viscous_friction", &Friction::viscous_coefficient, Bound::nonnegative},
+                       Key{"transition_velocity", &Friction::transition_velocity, Bound::positive}}) {
+    if (!r.has(k.name)) continue;  // OpenSim's default; echoed only when given
+    friction.*k.field = r.number(k.name, k.bound);
+    out[k.name] = friction.*k.field;
+  }
+}
 
 }  // namespace dropsim::io
 

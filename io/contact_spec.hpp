@@ -14,6 +14,11 @@ namespace dropsim::io {
 // Does not reject unknown keys: the caller does, after reading its own.
 void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out);
 
+// A multi-contact contact's friction: `static_friction`, `dynamic_friction`,
+// `viscous_friction` (s/m) and `transition_velocity` (m/s), OpenSim's names and
+// defaults (docs/physics.md#friction). Writes the given ones to `out`.
+void parse_friction(ObjectReader& r, Friction& friction, nlohmann::json& out);
+
 // A reference model for `scaled_from` docs/physics.md#size-scaling, #scaling-the-dissipation.
 struct ScaledFrom {
   double mass = 0.0, radius = 0.0, stiffness = 0.0, dissipation = 0.0;

@@ -166,6 +166,10 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
     if (!names->empty()) string_attribute(*d, "columns", joined(*names));
     if (!units->empty()) string_attribute(*d, "column_units", joined(*units));
   }
+  if (!t.friction_force.empty()) {  // only where a contact has friction: other traces keep their layout
+    timed.push_back(dataset(root, "friction_force", t.friction_force, n, C, "N", compress));
+    timed.push_back(dataset(root, "slip_speed", t.slip_speed, n, C, "m/s", compress));
+  }
   H5::Group energy = file.createGroup("energy");
   timed.push_back(dataset(energy, "kinetic", t.kinetic, n, 0, "J", compress));
   timed.push_back(dataset(energy, "potential", t.potential, n, 0, "J", compress));

@@ -173,6 +173,7 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     out["name"] = c.name;
   }
   parse_contact_law(r, c.law, out);
+  parse_friction(r, c.law.friction, out);
   // Laws built on Hertz take a modulus and need a sphere.
   if (c.law.effective_modulus > 0.0 && !(c.law.radius > 0.0))
     r.fail("radius", "must be > 0 for the " + std::string(to_string(c.law.kind)) + " law (Hertz contact needs a sphere)");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "dropsim/sim/friction.hpp"
 #include "dropsim/sim/names.hpp"
 
 namespace dropsim {
@@ -111,6 +112,7 @@ struct ContactLaw {
   double bv = opensim_default_bv;  // s/m, smooth_hunt_crossley
   double restitution = 0.0;        // target cr, restitution-parameterised laws
   double impact_speed = 0.0;       // m/s, the v- that target refers to
+  Friction friction;               // tangential, multi-contact scenarios (sim/friction.hpp)
 };
 
 // Laws built on Hertz (E* and radius, an alpha); the others are linear springs (stiffness in N/m).

@@ -108,27 +108,9 @@ namespace {
 using Matrix36 = Eigen::Matrix<double, 3, 6>;
 using Matrix6 = Eigen::Matrix<double, 6, 6>;
 
-// G = dp/dxi of the body point p = body_point(r) (leading num_speeds columns):
-// point_jacobian_row() is G^T n.
+// G = dp/dxi of the body point p = body_point(r): point_jacobian_row() is G^T n.
 Matrix36 point_jacobian(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
-  Matrix36 g = Matrix36::Zero();
-  const int o = b.q_offset;
-  switch (b.joint) {
-    case Joint::vertical: g(1, 0) = 1.0; break;
-    case Joint::planar: {
-      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
-      g(0, 0) = g(1, 1) = 1.0;
-      g(0, 2) = -(s * r.x() + c * r.y());  // z x (R r)
-      g(1, 2) = c * r.x() - s * r.y();
-      break;
-    }
-    case Joint::free:
-      // dp = dc + R (dtheta x r)
-      g.leftCols<3>().setIdentity();
-      g.rightCols<3>() = -(body_quaternion(q, o).toRotationMatrix() * cross_matrix(r));
-      break;
-  }
-  return g;
+  return point_velocity_jacobian(b, q, body_point(b, q, r));
 }
 
 // d(G^T n)/dxi of the body itself with n held fixed.
@@ -156,13 +138,61 @@ Matrix6 point_row_curvature(const Body& b, const Eigen::Ref<const Eigen::VectorX
 
 }  // namespace
 
+Eigen::Matrix<double, 3, 6> point_velocity_jacobian(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                    const Eigen::Vector3d& p) {
+  Matrix36 g = Matrix36::Zero();
+  const Eigen::Vector3d arm = p - body_com(b, q);
+  switch (b.joint) {
+    case Joint::vertical: g(1, 0) = 1.0; break;
+    case Joint::planar:
+      g(0, 0) = g(1, 1) = 1.0;
+      g(0, 2) = -arm.y();  // z x arm
+      g(1, 2) = arm.x();
+      break;
+    case Joint::free:
+      // v = v_c + (R w) x arm, w in the body frame
+      g.leftCols<3>().setIdentity();
+      g.rightCols<3>() = -(cross_matrix(arm) * body_quaternion(q, b.q_offset).toRotationMatrix());
+      break;
+  }
+  return g;
+}
+
+Eigen::Vector3d contact_point(const MultibodyModel& model, const Contact& c, const Eigen::Ref<const Eigen::VectorXd>& q,
+                              const ContactKinematics& k) {
+  // From sphere A's centre along the normal: its radius less half the indentation.
+  const Eigen::Vector3d centre = body_point(model.bodies[c.body[0]], q, c.at[0]);
+  const double reach = c.radius[0] + 0.5 * k.gap;
+  return c.type == ContactType::sphere_plane ? Eigen::Vector3d(centre - reach * k.normal)
+                                             : Eigen::Vector3d(centre + reach * k.normal);
+}
+
+ContactSlip contact_slip(const MultibodyModel& model, const Contact& c, const Eigen::Ref<const Eigen::VectorXd>& x,
+                         const ContactKinematics& k) {
+  const auto q = x.head(model.nq);
+  const auto u = x.tail(model.nu);
+  const Eigen::Vector3d p = contact_point(model, c, q, k);
+  ContactSlip slip;
+  Eigen::Vector3d relative = Eigen::Vector3d::Zero();
+  for (int s = 0; s < contact_bodies(c); ++s) {
+    const Body& body = model.bodies[c.body[s]];
+    const int n = num_speeds(body.joint);
+    slip.g[s] = point_velocity_jacobian(body, q, p);
+    relative += contact_side(c, s) * slip.g[s].leftCols(n) * u.segment(body.u_offset, n);
+  }
+  slip.tangential = relative - k.normal * k.normal.dot(relative);
+  const double smoothing = c.law.kind == ContactLawKind::smooth_hunt_crossley ? c.law.cf : 0.0;
+  slip.speed = std::sqrt(slip.tangential.squaredNorm() + smoothing);
+  return slip;
+}
+
 RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contact& c,
                                        const Eigen::Ref<const Eigen::VectorXd>& q, const ContactKinematics& k) {
   RowDerivatives d;
   for (auto& row : d)
     for (auto& block : row) block.setZero();
-  const std::array<double, 2> sign{c.type == ContactType::sphere_plane ? 1.0 : -1.0, 1.0};  // row[s] = sign G^T n
-  const int bodies = c.type == ContactType::sphere_plane ? 1 : 2;
+  const std::array<double, 2> sign{contact_side(c, 0), contact_side(c, 1)};
+  const int bodies = contact_bodies(c);
   std::array<Matrix36, 2> g;
   for (int s = 0; s < bodies; ++s) {
     const Body& body = model.bodies[c.body[s]];

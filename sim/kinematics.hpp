@@ -69,8 +69,35 @@ struct ContactKinematics {
                                                  Eigen::Matrix<double, 6, 1>::Zero()};
   Eigen::Vector3d normal = Eigen::Vector3d::UnitY();  // world, A -> B (ground -> body)
 };
+// The bodies a contact touches (1 for sphere_plane) and the sign each takes in
+// its rows: row[s] = side * G_s^T n, the gap opening as B moves along n from A.
+inline int contact_bodies(const Contact& c) { return c.type == ContactType::sphere_plane ? 1 : 2; }
+inline double contact_side(const Contact& c, int s) { return c.type == ContactType::sphere_plane || s == 1 ? 1.0 : -1.0; }
+
 ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& contact,
                                      const Eigen::Ref<const Eigen::VectorXd>& x);
+
+// G with v = G u for the velocity of the world point p moving with the body
+// (3 x num_speeds(joint), leading columns used); a world force F at p acts as G^T F.
+Eigen::Matrix<double, 3, 6> point_velocity_jacobian(const Body& body, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                    const Eigen::Vector3d& p);
+
+// Where friction acts (docs/physics.md#friction): midway through the overlap on
+// the line of centres, as Simbody's contact trackers place the point.
+Eigen::Vector3d contact_point(const MultibodyModel& model, const Contact& contact,
+                              const Eigen::Ref<const Eigen::VectorXd>& q, const ContactKinematics& k);
+
+// The slip at a contact: the velocity of B relative to A (plane: of the body)
+// at contact_point(), its part tangent to the contact, and the slip speed the
+// friction law sees (the smoothed law adds cf under the root, as Simbody's
+// SmoothSphereHalfSpaceForce does).
+struct ContactSlip {
+  std::array<Eigen::Matrix<double, 3, 6>, 2> g;  // point_velocity_jacobian of each body at the point
+  Eigen::Vector3d tangential = Eigen::Vector3d::Zero();  // m/s
+  double speed = 0.0;                                    // m/s
+};
+ContactSlip contact_slip(const MultibodyModel& model, const Contact& contact, const Eigen::Ref<const Eigen::VectorXd>& x,
+                         const ContactKinematics& k);
 
 // Second-order contact kinematics, for the exact Jacobian of the equations of
 // motion: block [s][t] is d(row[s])/d(xi_t), where xi_t is body t's

@@ -31,6 +31,8 @@ class MultibodyProbe {
         tau_per_second_(std::sqrt(model_.gravity / model_.characteristic_length)),
         initial_energy_(multibody_energies(model_, x0).mechanical()),
         per_sphere_(model_.contacts.size()),
+        friction_(model_.contacts.size()),
+        slip_(model_.contacts.size()),
         indentation_(model_.contacts.size()),
         generalized_(model_.nu) {}
 
@@ -44,7 +46,10 @@ class MultibodyProbe {
     trace.gravity = model_.gravity;
     trace.characteristic_length = model_.characteristic_length;
     trace.total_mass = model_.total_mass();
-    for (const auto& c : model_.contacts) trace.contact_radius.push_back(c.law.radius);
+    for (const auto& c : model_.contacts) {
+      trace.contact_radius.push_back(c.law.radius);
+      trace.has_friction = trace.has_friction || c.law.friction.acts();
+    }
     trace.q_names = model_.position_names();
     trace.u_names = model_.speed_names();
     trace.q_units = model_.position_units();
@@ -63,6 +68,9 @@ class MultibodyProbe {
       trace.contact_force.push_back(per_sphere_[i]);
       trace.indentation.push_back(indentation_[i]);
       trace.indentation_relative.push_back(radius > 0.0 ? indentation_[i] / radius : 0.0);
+      if (!trace.has_friction) continue;
+      trace.friction_force.push_back(friction_[i]);
+      trace.slip_speed.push_back(slip_[i]);
     }
     trace.time.push_back(t);
     trace.tau.push_back(t * tau_per_second_);
@@ -83,7 +91,7 @@ class MultibodyProbe {
   Observation observe(const State& x) {
     const MultibodyEnergies e = multibody_energies(model_, x);
     const double mechanical = e.mechanical();
-    system_.applied_forces(x, generalized_, per_sphere_.data());
+    system_.applied_forces(x, generalized_, per_sphere_.data(), friction_.data(), slip_.data());
     double ground = 0.0, relative_sum = 0.0;
     for (std::size_t i = 0; i < per_sphere_.size(); ++i) {
       const Contact& c = model_.contacts[i];
@@ -100,7 +108,7 @@ class MultibodyProbe {
   const MultibodyModel& model_;
   Trace& trace_;
   const double weight_, tau_per_second_, initial_energy_;
-  std::vector<double> per_sphere_, indentation_;  // per contact, of the sample observe() saw last
+  std::vector<double> per_sphere_, friction_, slip_, indentation_;  // per contact, of the sample observe() saw last
   Eigen::VectorXd generalized_;
 };
 

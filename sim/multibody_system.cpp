@@ -51,7 +51,8 @@ void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
   }
 }
 
-void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces) const {
+void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces,
+                                     double* tangential, double* slip_speeds) const {
   f.setZero();
   for (const auto& b : m_.bodies) f[b.u_offset + vertical_index(b.joint)] -= b.mass * m_.gravity;
   for (std::size_t i = 0; i < m_.contacts.size(); ++i) {
@@ -59,12 +60,88 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
     const ContactKinematics k = contact_kinematics(m_, c, x);
     const double per_sphere = contact_force(c.law, -k.gap, -k.gap_rate);
     if (forces) forces[i] = per_sphere;
+    if (tangential) tangential[i] = 0.0;
+    if (slip_speeds) slip_speeds[i] = 0.0;
     if (per_sphere == 0.0) continue;
     const double lambda = c.count * per_sphere;  // along +gap: pushes the bodies apart
-    for (int s = 0; s < 2 && c.body[s] >= 0; ++s) {
+    for (int s = 0; s < contact_bodies(c); ++s) {
       const Body& body = m_.bodies[c.body[s]];
       const int n = num_speeds(body.joint);
       f.segment(body.u_offset, n) += lambda * k.row[s].head(n);
+    }
+    if (!c.law.friction.acts()) continue;
+    const ContactSlip slip = contact_slip(m_, c, x, k);
+    const Eigen::Vector3d friction = add_friction(c, slip, lambda, f);
+    if (tangential) tangential[i] = friction.norm() / c.count;
+    if (slip_speeds) slip_speeds[i] = slip.tangential.norm();
+  }
+}
+
+Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactSlip& slip, double lambda,
+                                              Eigen::Ref<Vector> f) const {
+  // Friction opposes B's slip on A at the contact point, in proportion to the
+  // normal force as the law computes it (docs/physics.md#friction).
+  const Eigen::Vector3d friction = -(lambda * friction_slope(c.law.friction, slip.speed).per_slip) * slip.tangential;
+  for (int s = 0; s < contact_bodies(c); ++s) {
+    const Body& body = m_.bodies[c.body[s]];
+    const int n = num_speeds(body.joint);
+    f.segment(body.u_offset, n) += contact_side(c, s) * (slip.g[s].leftCols(n).transpose() * friction);
+  }
+  return friction;
+}
+
+void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, const ContactKinematics& k,
+                                           const ContactResponse& response, Matrix& by_increment,
+                                           Matrix& by_speed) const {
+  const ContactSlip slip = contact_slip(m_, c, x, k);
+  const FrictionSlope slope = friction_slope(c.law.friction, slip.speed);
+  const double lambda = c.count * response.force, per_gap_rate = c.count * response.damping;
+  const Eigen::Vector3d& vt = slip.tangential;
+  const Eigen::Matrix3d tangent_plane = Eigen::Matrix3d::Identity() - k.normal * k.normal.transpose();
+  // By speed, exact: F = -lambda (mu/s) v_t, with v_t = P sum_t side_t G_t u_t
+  // and lambda's own rate term (the normal damping).
+  for (int t = 0; t < contact_bodies(c); ++t) {
+    const Body& bt = m_.bodies[c.body[t]];
+    const int nt = num_speeds(bt.joint);
+    const Eigen::Matrix<double, 3, 6> slip_per_speed = contact_side(c, t) * tangent_plane * slip.g[t];
+    Eigen::Matrix<double, 3, 6> force_per_speed =
+        -lambda * (slope.per_slip * slip_per_speed + slope.change_per_slip * vt * (vt.transpose() * slip_per_speed));
+    force_per_speed.leftCols(nt) += (per_gap_rate * slope.per_slip) * vt * k.row[t].head(nt).transpose();
+    for (int s = 0; s < contact_bodies(c); ++s) {
+      const Body& bs = m_.bodies[c.body[s]];
+      const int ns = num_speeds(bs.joint);
+      by_speed.block(bs.u_offset, bt.u_offset, ns, nt).noalias() +=
+          contact_side(c, s) * slip.g[s].leftCols(ns).transpose() * force_per_speed.leftCols(nt);
+    }
+  }
+  // By configuration: central differences of this contact's friction alone
+  // (the normal force, contact point, normal and arms all move), steps well
+  // inside the indentation.
+  Vector &xp = friction_work_[0], &du = friction_work_[1], &plus = friction_work_[2], &minus = friction_work_[3];
+  xp = x;
+  du.setZero(m_.nu);
+  plus.resize(m_.nu);
+  minus.resize(m_.nu);
+  const double indentation = std::max(-k.gap, 1e-12 * m_.characteristic_length);
+  for (int s = 0; s < contact_bodies(c); ++s) {
+    const Body& body = m_.bodies[c.body[s]];
+    const double arm = std::max((contact_point(m_, c, x.head(m_.nq), k) - body_com(body, x.head(m_.nq))).norm(),
+                                c.radius[s] + c.radius[1 - s]);
+    for (int j = 0; j < num_speeds(body.joint); ++j) {
+      const bool turn = (body.joint == Joint::free && j >= 3) || (body.joint == Joint::planar && j == 2);
+      const double h = 1e-4 * indentation / (turn ? arm : 1.0);
+      for (const double sign : {1.0, -1.0}) {
+        Vector& out = sign > 0.0 ? plus : minus;
+        du[body.u_offset + j] = sign * h;
+        xp.head(m_.nq) = x.head(m_.nq);
+        advance_configuration(m_, xp.head(m_.nq), du);
+        const ContactKinematics kp = contact_kinematics(m_, c, xp);
+        out.setZero();
+        const double normal = contact_force(c.law, -kp.gap, -kp.gap_rate);
+        if (normal != 0.0) add_friction(c, contact_slip(m_, c, xp, kp), c.count * normal, out);
+      }
+      du[body.u_offset + j] = 0.0;
+      by_increment.col(body.u_offset + j) += (plus - minus) / (2.0 * h);
     }
   }
 }
@@ -149,6 +226,7 @@ void MultibodySystem::force_derivatives(const Vector& x, Matrix& by_increment, M
     if (response.force == 0.0 && response.stiffness == 0.0 && response.damping == 0.0) continue;
     const double lambda = c.count * response.force;
     const double per_gap = c.count * response.stiffness, per_gap_rate = c.count * response.damping;
+    if (c.law.friction.acts() && response.force != 0.0) friction_derivatives(c, x, k, response, by_increment, by_speed);
     const RowDerivatives d = contact_row_derivatives(m_, c, q, k);
     const int bodies = c.type == ContactType::sphere_plane ? 1 : 2;
     for (int t = 0; t < bodies; ++t) {

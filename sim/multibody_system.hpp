@@ -24,8 +24,9 @@ class MultibodySystem {
   void operator()(const Vector& x, Vector& dxdt, double t) const;
   void position_rate(const Vector& x, Vector& dxdt) const;
   // df/dx, exact: contact tangents J^T K J and J^T C J, the contacts' geometric
-  // terms, quaternion kinematics and Euler's gyroscopic term (the implicit and
-  // Rosenbrock methods need it every step).
+  // terms, quaternion kinematics, Euler's gyroscopic term and friction's speed
+  // terms; friction's configuration terms by central differences of the
+  // friction forces alone (docs/physics.md#the-exact-multibody-jacobian).
   void jacobian(const Vector& x, double t, Matrix& dfdx) const;
   // The exact derivatives of the generalised force (applied plus gyroscopic,
   // before the inverse mass) by configuration increment xi (q (+) xi, as in
@@ -35,9 +36,12 @@ class MultibodySystem {
   void switches(const Vector& x, double* out) const;
   void project(Vector& x) const;  // unit quaternions
 
-  // Generalised applied force (nu): gravity plus contacts, no inertial terms.
-  // Also returns each contact's per-sphere force if `forces` is non-null.
-  void applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces = nullptr) const;
+  // Generalised applied force (nu): gravity plus contacts (normal and
+  // friction), no inertial terms. Per contact, when the pointers are non-null:
+  // the per-sphere normal force (N), the per-sphere friction force (N) and
+  // the tangential slip speed (m/s).
+  void applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces = nullptr,
+                      double* tangential = nullptr, double* slip_speeds = nullptr) const;
 
   Vector initial_state() const { return m_.initial_state(); }
   // rtol L for positions, rtol for quaternions and angles, rtol sqrt(g L) for
@@ -45,10 +49,17 @@ class MultibodySystem {
   Vector model_scaled_atol(double rtol) const;
 
  private:
+  // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
+  Eigen::Vector3d add_friction(const Contact& c, const ContactSlip& slip, double lambda, Eigen::Ref<Vector> f) const;
+  // Contact c's friction terms of force_derivatives().
+  void friction_derivatives(const Contact& c, const Vector& x, const ContactKinematics& k,
+                            const ContactResponse& response, Matrix& by_increment, Matrix& by_speed) const;
+
   MultibodyModel m_;
   std::vector<Eigen::Matrix3d> inverse_inertia_;  // per body
   int switch_count_ = 0;
   mutable std::array<Matrix, 2> jacobian_work_;   // jacobian()'s force derivatives: a step allocates nothing
+  mutable std::array<Vector, 4> friction_work_;   // friction_derivatives()' perturbed state, increment, forces
 };
 
 }  // namespace dropsim

@@ -8,16 +8,19 @@ namespace dropsim {
 void Trace::reserve(std::size_t n) {
   for (auto* v : {&time, &tau, &force, &force_normalized, &kinetic, &potential, &elastic, &dissipated}) v->reserve(n);
   for (auto* v : {&contact_force, &indentation, &indentation_relative}) v->reserve(n * contacts);
+  if (has_friction)
+    for (auto* v : {&friction_force, &slip_speed}) v->reserve(n * contacts);
   q.reserve(n * nq);
   u.reserve(n * nu);
 }
 
 void Trace::clear() {
-  for (auto* v : {&time, &tau, &force, &force_normalized, &contact_force, &indentation, &indentation_relative, &q, &u,
-                  &kinetic, &potential, &elastic, &dissipated, &contact_radius})
+  for (auto* v : {&time, &tau, &force, &force_normalized, &contact_force, &indentation, &indentation_relative,
+                  &friction_force, &slip_speed, &q, &u, &kinetic, &potential, &elastic, &dissipated, &contact_radius})
     v->clear();
   for (auto* v : {&q_names, &u_names, &q_units, &u_units}) v->clear();
   nq = nu = contacts = 0;
+  has_friction = false;
   gravity = characteristic_length = total_mass = 0.0;
   integrator.clear();
   step = 0.0;

@@ -36,11 +36,13 @@ inline void summarise_sample(TraceSummary& summary, double t, double tau_per_sec
 // Row-major (time-major) samples; 2-D quantities hold `columns` values per row.
 struct Trace {
   int nq = 0, nu = 0, contacts = 0;
+  bool has_friction = false;  // some contact has friction: friction_force and slip_speed are recorded
   double gravity = 0.0, characteristic_length = 0.0, total_mass = 0.0;
   std::vector<double> contact_radius;  // per contact, for indentation_relative
 
   std::vector<double> time, tau, force, force_normalized;
   std::vector<double> contact_force, indentation, indentation_relative;  // N x contacts
+  std::vector<double> friction_force, slip_speed;  // N x contacts, per sphere; empty without friction
   std::vector<double> q, u;                                              // N x nq, N x nu
   std::vector<std::string> q_names, u_names;  // column names of q and u, when known
   std::vector<std::string> q_units, u_units;  // and their units (angles, quaternions), when known

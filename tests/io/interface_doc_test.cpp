@@ -88,7 +88,8 @@ const char* const maximal_scenarios[] = {
           {"type": "sphere_plane", "body": "p", "at": [0.1, 0], "radius": 0.0, "law": "linear_damped",
            "stiffness": 1e5, "damping": 5},
           {"type": "sphere_plane", "body": "f", "at": [0, 0, 0], "radius": 0.01, "law": "smooth_hunt_crossley",
-           "stiffness": 1e6, "dissipation": 1, "cf": 1e-6, "bd": 400, "bv": 40},
+           "stiffness": 1e6, "dissipation": 1, "cf": 1e-6, "bd": 400, "bv": 40, "static_friction": 0.8,
+           "dynamic_friction": 0.6, "viscous_friction": 0.1, "transition_velocity": 0.2},
           {"type": "sphere_sphere", "bodies": ["v", "p"], "at": [[0, 0], [0, 0]], "radius": [0.01, 0.02],
            "law": "gonthier", "stiffness": 1e6, "restitution": 0.5, "impact_speed": 1}]})",
 };

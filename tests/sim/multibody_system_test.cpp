@@ -68,10 +68,11 @@ Eigen::VectorXd moving_state(const MultibodyModel& m) {
 }
 
 // The every-joint model on `kind` contacts (E* 1 MPa), each pressed 2 mm in.
-MultibodyModel pressed_model(ContactLawKind kind, double dissipation) {
+MultibodyModel pressed_model(ContactLawKind kind, double dissipation, const Friction& friction = {}) {
   ContactLaw law = test::hertz(1e6);
   law.kind = kind;
   law.dissipation = dissipation;
+  law.friction = friction;
   MultibodyModel m = test::every_joint_and_contact(law);
   press_every_contact(m, 2e-3);
   return m;
@@ -85,6 +86,20 @@ TEST(MultibodySystem, JacobianIsExactForHuntCrossleyContacts) {
 TEST(MultibodySystem, JacobianIsExactForTheSmoothedLaw) {
   const MultibodyModel m = pressed_model(ContactLawKind::smooth_hunt_crossley, 1.0);
   expect_jacobian_matches_differences(MultibodySystem(m), moving_state(m));
+}
+
+// Friction on every contact, sliding fast and creeping below v_t: its
+// derivatives by speed (exact) and by configuration (differences of the
+// friction forces alone) join the rest.
+TEST(MultibodySystem, JacobianHoldsWithFriction) {
+  for (const auto kind : {ContactLawKind::hunt_crossley, ContactLawKind::smooth_hunt_crossley}) {
+    const MultibodyModel m = pressed_model(kind, 1.5, {0.9, 0.6, 0.05, 0.05});
+    const MultibodySystem system(m);
+    Eigen::VectorXd x = moving_state(m);
+    expect_jacobian_matches_differences(system, x);
+    x.tail(m.nu) *= 1e-3;  // slip well below v_t
+    expect_jacobian_matches_differences(system, x);
+  }
 }
 
 // Off the unit sphere the quaternion's length must not matter: its radial

@@ -1,0 +1,118 @@
+// Tests of sim/friction.hpp and friction in the multibody engine: Simbody's law, Coulomb's stopping
+// distance, a ball that starts rolling, the tangential damper at zero slip, and the exact Jacobian.
+#include "dropsim/sim/friction.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/multibody_simulate.hpp"
+#include "tests/support/models.hpp"
+
+namespace dropsim {
+namespace {
+
+// Simbody's HuntCrossleyForce::calcForce, written out as it reads there:
+// the friction force per unit normal force at slip speed vslip.
+double simbody_friction_per_normal(const Friction& f, double vslip) {
+  const double vrel = vslip / f.transition_velocity;
+  const double us = f.static_coefficient, ud = f.dynamic_coefficient, uv = f.viscous_coefficient;
+  return std::min(vrel, 1.0) * (ud + 2 * (us - ud) / (1 + vrel * vrel)) + uv * vslip;
+}
+
+TEST(FrictionLaw, IsSimbodysStribeckCurveWithItsSlope) {
+  const Friction f{0.8, 0.5, 0.05, 0.2};
+  for (double s : {0.0, 1e-6, 0.01, 0.1, 0.199, 0.2, 0.201, 0.5, 3.0}) {
+    const FrictionSlope slope = friction_slope(f, s);
+    EXPECT_NEAR(slope.per_slip * s, simbody_friction_per_normal(f, s), 1e-15) << s;
+    if (s < 1e-3 || std::abs(s - 0.2) < 2e-3) continue;  // the slope of the kink at v_t is one-sided
+    const double h = 1e-6 * s;
+    const double differences = (friction_slope(f, s + h).per_slip - friction_slope(f, s - h).per_slip) / (2 * h);
+    EXPECT_NEAR(slope.change_per_slip * s, differences, 1e-6 * std::abs(differences) + 1e-9) << s;
+  }
+  // At zero slip friction is a damper of F_n ((2 mu_s - mu_d) / v_t + mu_v) per unit slip.
+  EXPECT_DOUBLE_EQ(friction_slope(f, 0.0).per_slip, (2 * 0.8 - 0.5) / 0.2 + 0.05);
+}
+
+// A box on four Hunt–Crossley spheres, resting, pushed along x.
+MultibodyModel box_on_four_spheres(const Friction& friction) {
+  MultibodyModel m;
+  m.characteristic_length = 0.01;
+  m.bodies.push_back(test::free_body("box", 2.0, {0.004, 0.006, 0.004}, {0.0, 0.0, 0.0}));
+  m.finalize();
+  ContactLaw law = test::hertz(2e7);
+  law.kind = ContactLawKind::hunt_crossley;
+  law.dissipation = 5.0;
+  law.friction = friction;
+  for (double x : {-0.05, 0.05})
+    for (double z : {-0.05, 0.05}) m.contacts.push_back(test::sphere_on_ground(0, {x, -0.02, z}, 0.01, law));
+  return m;
+}
+
+Eigen::VectorXd at_rest_moving(const MultibodyModel& m, const Eigen::Vector3d& velocity) {
+  Eigen::VectorXd x = m.initial_state();
+  x[1] = 0.0205;  // near the rest height; the equilibrium solver finds it exactly
+  x = static_equilibrium(m, x).x;
+  x.segment<3>(m.nq) = velocity;
+  return x;
+}
+
+// Coulomb: a block sliding at v0 with mu_s = mu_d stops after v0^2 / (2 mu g).
+TEST(Friction, SlidingBlockStopsAtCoulombsDistance) {
+  const MultibodyModel m = box_on_four_spheres({0.5, 0.5, 0.0, 1e-4});
+  const Trace t = simulate_from(m, test::adaptive_run(0.3, 1e-3, 1e-8), at_rest_moving(m, {1.0, 0.0, 0.0}));
+  ASSERT_EQ(t.stats.status, integrators::Status::ok) << t.stats.reason;
+  const double expected = 1.0 / (2 * 0.5 * m.gravity);
+  const double travelled = t.q[(t.samples() - 1) * m.nq] - t.q[0];
+  std::printf("[measured] sliding block: stopped after %.6f m, Coulomb %.6f m\n", travelled, expected);
+  EXPECT_NEAR(travelled, expected, 0.005 * expected);
+  EXPECT_LT(std::abs(t.u[(t.samples() - 1) * m.nu]), 1e-3);  // at rest
+  // The energy it lost is the kinetic energy it had, through the friction work.
+  const double lost = t.dissipated.back() - t.dissipated.front();
+  EXPECT_NEAR(lost, 0.5 * 2.0 * 1.0, 0.01);
+}
+
+// A solid ball (I = 2/5 m r^2) launched at v0 without spin ends rolling at
+// 5/7 v0 about its contact point, and then barely slips.
+TEST(Friction, LaunchedBallEndsRollingAtFiveSevenths) {
+  MultibodyModel m;
+  const double r = 0.05, mass = 1.0;
+  m.characteristic_length = r;
+  const double inertia = 0.4 * mass * r * r;
+  m.bodies.push_back(test::free_body("ball", mass, {inertia, inertia, inertia}, {0.0, r, 0.0}));
+  m.finalize();
+  ContactLaw law = test::hertz(1e8);
+  law.kind = ContactLawKind::hunt_crossley;
+  law.dissipation = 5.0;
+  law.friction = {0.5, 0.5, 0.0, 1e-3};
+  m.contacts.push_back(test::sphere_on_ground(0, {0.0, 0.0, 0.0}, r, law));
+  Eigen::VectorXd x = static_equilibrium(m, m.initial_state()).x;
+  x[m.nq] = 2.0;
+  const Trace t = simulate_from(m, test::adaptive_run(0.5, 1e-3, 1e-8), x);
+  ASSERT_EQ(t.stats.status, integrators::Status::ok) << t.stats.reason;
+  const std::size_t last = t.samples() - 1;
+  const double speed = t.u[last * m.nu];
+  std::printf("[measured] rolling ball: %.6f m/s, 5/7 v0 = %.6f m/s, slip %.3g m/s\n", speed, 2.0 * 5 / 7,
+              t.slip_speed[last]);
+  EXPECT_NEAR(speed, 2.0 * 5.0 / 7.0, 0.005 * 2.0 * 5.0 / 7.0);
+  EXPECT_LT(t.slip_speed[last], 10 * 1e-3);
+  ASSERT_EQ(t.friction_force.size(), t.samples());  // one contact: a column per sample
+}
+
+// Every coefficient zero is no friction at all: the trace is the frictionless one, bit for bit.
+TEST(Friction, ZeroCoefficientsChangeNothing) {
+  const MultibodyModel with = box_on_four_spheres({0.0, 0.0, 0.0, 0.05});
+  MultibodyModel without = with;
+  for (Contact& c : without.contacts) c.law.friction = Friction{};
+  const Eigen::VectorXd x = at_rest_moving(with, {1.0, -0.1, 0.2});
+  const Trace a = simulate_from(with, test::adaptive_run(0.05, 1e-3, 1e-8), x);
+  const Trace b = simulate_from(without, test::adaptive_run(0.05, 1e-3, 1e-8), x);
+  EXPECT_EQ(a.q, b.q);
+  EXPECT_EQ(a.u, b.u);
+  EXPECT_TRUE(a.friction_force.empty());
+}
+
+}  // namespace
+}  // namespace dropsim
