@@ -120,8 +120,25 @@ int body_index(ObjectReader& r, const std::string& key, const std::string& name,
   return it->second;
 }
 
-void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std::string, int>& bodies, Contact& c,
-                   json& out) {
+// A fixed plane of the scenario's `planes`: a point on it and its outward normal.
+struct Plane {
+  Eigen::Vector3d point = Eigen::Vector3d::Zero(), normal = Eigen::Vector3d::UnitY();
+};
+
+void parse_plane(ObjectReader& r, std::string& name, Plane& plane, json& out) {
+  name = r.string("name");
+  const auto point = numbers(r, "point", 3);
+  const auto normal = numbers(r, "normal", 3);
+  plane.point = {point[0], point[1], point[2]};
+  const Eigen::Vector3d n(normal[0], normal[1], normal[2]);
+  if (!(n.norm() > 1e-12)) r.fail("normal", "must be a nonzero vector (got " + show(r.raw("normal")) + ")");
+  plane.normal = n.normalized();
+  out = json{{"name", name}, {"point", point}, {"normal", {plane.normal.x(), plane.normal.y(), plane.normal.z()}}};
+  r.reject_unknown_keys();
+}
+
+void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std::string, int>& bodies,
+                   const std::map<std::string, Plane>& planes, Contact& c, json& out) {
   const std::string type = r.string("type");
   out = json{{"type", type}};
   const auto kind = value_in(contact_type_names, type);
@@ -137,7 +154,16 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     out["body"] = body;
     out["at"] = to_json(c.at[0], joint);
     out["radius"] = c.radius[0];
+    if (r.has("plane")) {  // else the ground, y = 0
+      const std::string name = r.string("plane");
+      const auto it = planes.find(name);
+      if (it == planes.end()) r.fail("plane", "no plane named \"" + name + "\" in /planes");
+      c.plane_point = it->second.point;
+      c.plane_normal = it->second.normal;
+      out["plane"] = name;
+    }
   } else {
+    if (r.has("plane")) r.fail("plane", "applies to sphere_plane contacts only");
     const json& names = r.raw("bodies");
     if (!names.is_array() || names.size() != 2 || !names[0].is_string() || !names[1].is_string())
       r.fail("bodies", "must be an array of two body names (got " + show(names) + ")");
@@ -200,6 +226,23 @@ void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::
   }
   m.finalize();
 
+  std::map<std::string, Plane> planes;
+  if (top.has("planes")) {
+    const json& list = top.raw("planes");
+    if (!list.is_array()) top.fail("planes", "must be an array of planes (got " + show(list) + ")");
+    out["planes"] = json::array();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      ObjectReader r(list[i], top.path_of("planes") + "/" + std::to_string(i), top.file());
+      std::string name;
+      Plane plane;
+      json plane_out;
+      parse_plane(r, name, plane, plane_out);
+      if (planes.count(name)) r.fail("name", "\"" + name + "\" names another plane too");
+      planes[name] = plane;
+      out["planes"].push_back(plane_out);
+    }
+  }
+
   const json& contacts = top.raw("contacts");
   if (!contacts.is_array() || contacts.empty())
     top.fail("contacts", "must be a non-empty array of contacts (got " + show(contacts) + ")");
@@ -209,7 +252,7 @@ void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::
     Contact c;
     c.name = "contact" + std::to_string(i);
     json contact_out;
-    parse_contact(r, m, index, c, contact_out);
+    parse_contact(r, m, index, planes, c, contact_out);
     m.contacts.push_back(c);
     out["contacts"].push_back(contact_out);
   }

@@ -81,7 +81,8 @@ ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact&
   const Body& a = model.bodies[c.body[0]];
   const Eigen::Vector3d pa = body_point(a, q, c.at[0]);
   if (c.type == ContactType::sphere_plane) {
-    k.gap = pa.y() - c.radius[0];
+    k.normal = c.plane_normal;
+    k.gap = k.normal.dot(pa - c.plane_point) - c.radius[0];
     k.row[0] = point_jacobian_row(a, q, c.at[0], k.normal);
   } else {
     const Body& b = model.bodies[c.body[1]];

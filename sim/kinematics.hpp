@@ -67,7 +67,7 @@ struct ContactKinematics {
   double gap = 0.0, gap_rate = 0.0;
   std::array<Eigen::Matrix<double, 6, 1>, 2> row{Eigen::Matrix<double, 6, 1>::Zero(),
                                                  Eigen::Matrix<double, 6, 1>::Zero()};
-  Eigen::Vector3d normal = Eigen::Vector3d::UnitY();  // world, A -> B (ground -> body)
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitY();  // world, A -> B (plane -> body)
 };
 // The bodies a contact touches (1 for sphere_plane) and the sign each takes in
 // its rows: row[s] = side * G_s^T n, the gap opening as B moves along n from A.

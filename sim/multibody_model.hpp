@@ -45,7 +45,8 @@ enum class ContactType { sphere_plane, sphere_sphere };
 inline constexpr std::array<Named<ContactType>, 2> contact_type_names{
     {{ContactType::sphere_plane, "sphere_plane"}, {ContactType::sphere_sphere, "sphere_sphere"}}};
 
-// sphere_plane: sphere (body[0], at[0], radius[0]) on the ground plane y = 0.
+// sphere_plane: sphere (body[0], at[0], radius[0]) on a fixed plane through
+// plane_point with outward normal plane_normal (unit; default the ground y = 0).
 // sphere_sphere: spheres on body[0] (A) and body[1] (B); the normal points A -> B.
 struct Contact {
   std::string name;
@@ -55,6 +56,8 @@ struct Contact {
   std::array<double, 2> radius{0.0, 0.0};
   int count = 1;   // identical spheres at the same place: force x count
   ContactLaw law;  // per sphere; law.radius is the composite radius
+  Eigen::Vector3d plane_point = Eigen::Vector3d::Zero();   // sphere_plane, world
+  Eigen::Vector3d plane_normal = Eigen::Vector3d::UnitY();  // sphere_plane, world, unit
 };
 
 // Constant after finalize(); a sweep builds a new one per point.

@@ -20,7 +20,7 @@ class MultibodyProbe {
     double mechanical, force_normalized;
     double indentation;  // mean relative indentation over the contacts
     MultibodyEnergies energies;
-    double ground;  // N, total contact force on the ground plane (its normal is +y: all vertical)
+    double ground;  // N, vertical (+y) part of the contact forces of the bodies on planes
   };
 
   MultibodyProbe(const MultibodySystem& system, const Eigen::VectorXd& x0, Trace& trace)
@@ -33,6 +33,7 @@ class MultibodyProbe {
         per_sphere_(model_.contacts.size()),
         friction_(model_.contacts.size()),
         slip_(model_.contacts.size()),
+        vertical_(model_.contacts.size()),
         indentation_(model_.contacts.size()),
         generalized_(model_.nu) {}
 
@@ -91,13 +92,13 @@ class MultibodyProbe {
   Observation observe(const State& x) {
     const MultibodyEnergies e = multibody_energies(model_, x);
     const double mechanical = e.mechanical();
-    system_.applied_forces(x, generalized_, per_sphere_.data(), friction_.data(), slip_.data());
+    system_.applied_forces(x, generalized_, per_sphere_.data(), friction_.data(), slip_.data(), vertical_.data());
     double ground = 0.0, relative_sum = 0.0;
     for (std::size_t i = 0; i < per_sphere_.size(); ++i) {
       const Contact& c = model_.contacts[i];
       indentation_[i] = -contact_kinematics(model_, c, x.head(model_.nq)).gap;
       relative_sum += c.law.radius > 0.0 ? indentation_[i] / c.law.radius : 0.0;
-      if (c.type == ContactType::sphere_plane) ground += c.count * per_sphere_[i];
+      if (c.type == ContactType::sphere_plane) ground += c.count * vertical_[i];
     }
     const double contacts = static_cast<double>(per_sphere_.size());
     return {mechanical, weight_ > 0.0 ? ground / weight_ : 0.0, contacts > 0 ? relative_sum / contacts : 0.0, e,
@@ -108,7 +109,7 @@ class MultibodyProbe {
   const MultibodyModel& model_;
   Trace& trace_;
   const double weight_, tau_per_second_, initial_energy_;
-  std::vector<double> per_sphere_, friction_, slip_, indentation_;  // per contact, of the sample observe() saw last
+  std::vector<double> per_sphere_, friction_, slip_, vertical_, indentation_;  // per contact, of the sample observe() saw last
   Eigen::VectorXd generalized_;
 };
 

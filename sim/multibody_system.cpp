@@ -52,7 +52,7 @@ void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
 }
 
 void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces,
-                                     double* tangential, double* slip_speeds) const {
+                                     double* tangential, double* slip_speeds, double* vertical) const {
   f.setZero();
   for (const auto& b : m_.bodies) f[b.u_offset + vertical_index(b.joint)] -= b.mass * m_.gravity;
   for (std::size_t i = 0; i < m_.contacts.size(); ++i) {
@@ -62,6 +62,7 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
     if (forces) forces[i] = per_sphere;
     if (tangential) tangential[i] = 0.0;
     if (slip_speeds) slip_speeds[i] = 0.0;
+    if (vertical) vertical[i] = per_sphere * k.normal.y();
     if (per_sphere == 0.0) continue;
     const double lambda = c.count * per_sphere;  // along +gap: pushes the bodies apart
     for (int s = 0; s < contact_bodies(c); ++s) {
@@ -74,6 +75,7 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
     const Eigen::Vector3d friction = add_friction(c, slip, lambda, f);
     if (tangential) tangential[i] = friction.norm() / c.count;
     if (slip_speeds) slip_speeds[i] = slip.tangential.norm();
+    if (vertical) vertical[i] += friction.y() / c.count;
   }
 }
 

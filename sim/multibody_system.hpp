@@ -38,10 +38,12 @@ class MultibodySystem {
 
   // Generalised applied force (nu): gravity plus contacts (normal and
   // friction), no inertial terms. Per contact, when the pointers are non-null:
-  // the per-sphere normal force (N), the per-sphere friction force (N) and
-  // the tangential slip speed (m/s).
+  // the per-sphere normal force (N), the per-sphere friction force (N), the
+  // tangential slip speed (m/s) and the per-sphere vertical (+y) component of
+  // the whole contact force on B (N).
   void applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces = nullptr,
-                      double* tangential = nullptr, double* slip_speeds = nullptr) const;
+                      double* tangential = nullptr, double* slip_speeds = nullptr,
+                      double* vertical = nullptr) const;
 
   Vector initial_state() const { return m_.initial_state(); }
   // rtol L for positions, rtol for quaternions and angles, rtol sqrt(g L) for

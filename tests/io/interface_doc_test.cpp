@@ -75,6 +75,7 @@ const char* const maximal_scenarios[] = {
         "contact": {"law": "linear_damped", "stiffness": 1e5, "damping": 10}})",
     // Multi-contact form: every joint, both contact types, every law family.
     R"({"name": "multi", "duration": 0.1, "characteristic_length": 0.1, "modes_at": "initial",
+        "planes": [{"name": "slope", "point": [0, 0, 0], "normal": [0.1, 1, 0]}],
         "bodies": [
           {"name": "v", "joint": "vertical", "mass": 1, "position": [0, 0.2], "velocity": [0, -0.1]},
           {"name": "p", "joint": "planar", "mass": 1, "inertia": 0.01, "position": [1, 0.2], "angle": 0.1,
@@ -83,7 +84,7 @@ const char* const maximal_scenarios[] = {
            "position": [2, 0.2, 0], "orientation": [1, 0, 0, 0], "velocity": [0, 0, 0],
            "angular_velocity": [0, 0.1, 0]}],
         "contacts": [
-          {"name": "c0", "type": "sphere_plane", "body": "v", "at": [0, 0], "radius": 0.01, "count": 2,
+          {"name": "c0", "type": "sphere_plane", "body": "v", "at": [0, 0], "radius": 0.01, "count": 2, "plane": "slope",
            "law": "hunt_crossley", "stiffness": 1e6, "combining": "sherman", "dissipation": 1},
           {"type": "sphere_plane", "body": "p", "at": [0.1, 0], "radius": 0.0, "law": "linear_damped",
            "stiffness": 1e5, "damping": 5},

@@ -101,6 +101,58 @@ TEST(Friction, LaunchedBallEndsRollingAtFiveSevenths) {
   ASSERT_EQ(t.friction_force.size(), t.samples());  // one contact: a column per sample
 }
 
+// The box of box_on_four_spheres resting on a plane tilted by theta about z,
+// its bottom parallel to the plane; friction mu_s = mu_d = mu, v_t = 1 cm/s.
+struct Slope {
+  MultibodyModel model;
+  Eigen::Vector3d downhill;
+};
+Slope box_on_slope(double theta, double mu) {
+  Slope s{box_on_four_spheres({mu, mu, 0.0, 0.01}), {}};
+  const Eigen::Vector3d normal(-std::sin(theta), std::cos(theta), 0.0);
+  s.downhill = -Eigen::Vector3d(std::cos(theta), std::sin(theta), 0.0);
+  for (Contact& c : s.model.contacts) c.plane_normal = normal;
+  Body& box = s.model.bodies[0];
+  box.orientation = Eigen::Quaterniond(Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitZ()));
+  box.position = (0.03 - 1e-4) * normal;  // the spheres 0.1 mm into the plane
+  return s;
+}
+
+double speed_along(const Trace& t, const MultibodyModel& m, std::size_t k, const Eigen::Vector3d& direction) {
+  return Eigen::Vector3d(t.u[k * m.nu], t.u[k * m.nu + 1], t.u[k * m.nu + 2]).dot(direction);
+}
+
+// Below the friction angle the regularised law cannot hold a block still: it
+// creeps where F_n mu(v) balances the slope, v = v_t tan(theta) / mu for
+// mu_s = mu_d. Above it, the block slides at g (sin theta - mu_d cos theta).
+TEST(Friction, SlopeHoldsBelowTheFrictionAngleAndSlidesAbove) {
+  const double mu = 0.5, friction_angle = std::atan(mu);
+  {
+    const double theta = 0.8 * friction_angle;
+    const Slope s = box_on_slope(theta, mu);
+    const Trace t = simulate(s.model, test::adaptive_run(0.4, 1e-3, 1e-9));
+    ASSERT_EQ(t.stats.status, integrators::Status::ok) << t.stats.reason;
+    const double creep = speed_along(t, s.model, t.samples() - 1, s.downhill);
+    const double predicted = 0.01 * std::tan(theta) / mu;
+    std::printf("[measured] slope at 0.8 x the friction angle: creeps at %.6g m/s, predicted %.6g m/s\n", creep,
+                predicted);
+    EXPECT_NEAR(creep, predicted, 0.02 * predicted);
+  }
+  {
+    const double theta = 1.2 * friction_angle;
+    const Slope s = box_on_slope(theta, mu);
+    const Trace t = simulate(s.model, test::adaptive_run(0.4, 1e-3, 1e-9));
+    ASSERT_EQ(t.stats.status, integrators::Status::ok) << t.stats.reason;
+    const std::size_t a = t.samples() / 2, b = t.samples() - 1;  // past the settling of the landing
+    const double acceleration =
+        (speed_along(t, s.model, b, s.downhill) - speed_along(t, s.model, a, s.downhill)) / (t.time[b] - t.time[a]);
+    const double predicted = s.model.gravity * (std::sin(theta) - mu * std::cos(theta));
+    std::printf("[measured] slope at 1.2 x the friction angle: slides at %.6g m/s^2, predicted %.6g m/s^2\n",
+                acceleration, predicted);
+    EXPECT_NEAR(acceleration, predicted, 0.01 * predicted);
+  }
+}
+
 // Every coefficient zero is no friction at all: the trace is the frictionless one, bit for bit.
 TEST(Friction, ZeroCoefficientsChangeNothing) {
   const MultibodyModel with = box_on_four_spheres({0.0, 0.0, 0.0, 0.05});
