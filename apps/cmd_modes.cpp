@@ -72,6 +72,10 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
   out["t_c"] = a.t_c;
   out["period"] = a.period;
   out["step_20_per_period"] = a.step_20;
+  if (!a.decay_rates.empty()) {
+    out["decay_rates"] = a.decay_rates;
+    out["stiffest"] = a.decay_rates.front() > a.omega_max ? "friction" : "normal";
+  }
   if (!checks.empty()) {
     out["verification"] = json::array();
     for (const auto& c : checks) {
@@ -123,6 +127,13 @@ void print_text(const MultibodyModel& model, const io::Scenario& s, const Equili
   if (a.omega_max > 0.0)
     std::printf("\nfastest mode: omega %.5g rad/s, t_c %.5g s, period %.5g s; 20 steps a period: h <= %.5g s\n",
                 a.omega_max, a.t_c, a.period, a.step_20);
+  if (!a.decay_rates.empty()) {
+    std::printf("friction (and overdamped) decay, real eigenvalues: rate_1/s (time constant_s):");
+    for (const double r : a.decay_rates) std::printf(" %.6g (%.3g)", r, 1.0 / r);
+    std::printf("\nstiffest: %s (fastest decay %.6g 1/s against omega_max %.6g rad/s)\n",
+                a.decay_rates.front() > a.omega_max ? "friction" : "a normal mode", a.decay_rates.front(),
+                a.omega_max);
+  }
   if (checks.empty()) return;
   std::printf("\nverification of the modes with load stiffness (rk4 at fixed step, from rest at equilibrium +\n"
               "amplitude x mode shape, up to 20 periods; measured: zero crossings of the modal coordinate):\n");

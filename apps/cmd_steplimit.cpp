@@ -34,7 +34,7 @@ int multibody_step_limits(const StepLimitCommand& o, const io::Scenario& s,
                           const std::vector<integrators::Method>& chosen) {
   nlohmann::json rows = nlohmann::json::array();
   if (!o.json)
-    std::printf("%-20s %14s %14s %9s\n", "integrator", "predicted_s", "measured_s", "meas/pred");
+    std::printf("%-20s %14s %14s %9s  %s\n", "integrator", "predicted_s", "measured_s", "meas/pred", "limited_by");
   for (const auto m : chosen) {
     const StepLimitReport r = multibody_step_limit(*s.multibody(), s.run, m);
     rows.push_back({{"name", integrators::info(m).name},
@@ -44,12 +44,14 @@ int multibody_step_limits(const StepLimitCommand& o, const io::Scenario& s,
                     {"measured_step", r.measured_step},
                     {"measured_at_cap", r.measured_at_cap},
                     {"ratio", number_or_null(r.ratio())},
-                    {"stable", r.measured_step > 0.0}});
+                    {"stable", r.measured_step > 0.0},
+                    {"limited_by", r.limited_by_friction ? "friction" : "normal"}});
     if (!o.json)
-      std::printf("%-20s %14s %14s %9s\n", std::string(integrators::info(m).name).c_str(),
+      std::printf("%-20s %14s %14s %9s  %s\n", std::string(integrators::info(m).name).c_str(),
                   format_step(r.predicted_step).c_str(),
                   (format_step(r.measured_step) + (r.measured_at_cap ? "+" : "")).c_str(),
-                  std::isfinite(r.ratio()) ? std::to_string(r.ratio()).substr(0, 6).c_str() : "-");
+                  std::isfinite(r.ratio()) ? std::to_string(r.ratio()).substr(0, 6).c_str() : "-",
+                  r.limited_by_friction ? "friction" : "normal");
   }
   if (o.json) {
     std::cout << nlohmann::json{{"scenario", s.name},

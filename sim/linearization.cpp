@@ -2,6 +2,7 @@
 #include "dropsim/sim/linearization.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 
 namespace dropsim {
 
@@ -28,6 +29,9 @@ Linearization linearize(const MultibodyModel& model, const Eigen::VectorXd& x) {
   lin.C = Eigen::Map<Eigen::VectorXd>(c.data(), n).asDiagonal();
   lin.indentation = Eigen::Map<Eigen::VectorXd>(ind.data(), n);
   lin.force = Eigen::Map<Eigen::VectorXd>(f.data(), n);
+  const bool friction = std::any_of(model.contacts.begin(), model.contacts.end(),
+                                    [](const Contact& c) { return c.law.friction.acts(); });
+  if (friction) lin.friction_damping = MultibodySystem(model).friction_damping(x);
   return lin;
 }
 

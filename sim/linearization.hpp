@@ -3,7 +3,9 @@
 // Small motions about a state with frozen geometry obey
 //   M du' + J^T C J du + J^T K J dq = 0,
 // with J the Jacobian of the active (compressed, stiff) contacts' gaps and K, C
-// the diagonal tangent stiffness and damping of their laws (count included).
+// the diagonal tangent stiffness and damping of their laws (count included);
+// friction adds its damping D at the state (at rest: a linear damper per
+// tangential direction, docs/physics.md#friction), M du' + (J^T C J + D) du + ...
 // Consumed by the modes analysis and by step-limit predictions.
 #pragma once
 
@@ -23,9 +25,15 @@ struct Linearization {
   Eigen::MatrixXd C;          // active x active, diagonal, N s/m
   std::vector<int> contacts;  // model contact index of each row of J
   Eigen::VectorXd indentation, force;  // per active contact: m, N (per sphere)
+  Eigen::MatrixXd friction_damping;    // nu x nu, N s/m (generalised); empty without friction
 
   // The same as a first-order system x' = A x (the step-limit analysis's input).
-  integrators::LinearSystem linear_system() const { return integrators::LinearSystem::from_contacts(M, J, K, C); }
+  integrators::LinearSystem linear_system() const {
+    if (friction_damping.size() == 0) return normal_system();
+    return {M, J.transpose() * K * J, J.transpose() * C * J + friction_damping};
+  }
+  // Without friction: the normal contact modes alone.
+  integrators::LinearSystem normal_system() const { return integrators::LinearSystem::from_contacts(M, J, K, C); }
 };
 
 // Active contacts: indentation > 0 and positive tangent stiffness.

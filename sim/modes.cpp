@@ -63,6 +63,17 @@ class DampedModes {
 
 }  // namespace
 
+std::vector<double> real_decay_rates(const Linearization& lin) {
+  std::vector<double> rates;
+  if (lin.friction_damping.size() == 0) return rates;
+  const Eigen::VectorXcd lambda = Eigen::EigenSolver<Eigen::MatrixXd>(lin.linear_system().matrix(), false).eigenvalues();
+  const double top = lambda.cwiseAbs().maxCoeff();
+  for (const auto& l : lambda)
+    if (std::abs(l.imag()) <= 1e-9 * top && l.real() < -zero_eigenvalue * top) rates.push_back(-l.real());
+  std::sort(rates.begin(), rates.end(), std::greater<>());
+  return rates;
+}
+
 Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x) {
   Eigen::VectorXd at_rest = x;
   at_rest.tail(model.nu).setZero();
@@ -149,6 +160,7 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     out.period = 2.0 * std::numbers::pi * out.t_c;
     out.step_20 = out.period / 20.0;
   }
+  out.decay_rates = real_decay_rates(lin);
   return out;
 }
 

@@ -46,7 +46,14 @@ struct ModesAnalysis {
   double omega_max = 0.0;                  // rad/s
   double t_c = 0.0, period = 0.0;          // of the fastest mode: 1/omega, 2 pi/omega
   double step_20 = 0.0;                    // period / 20: twenty steps per fastest period
+  // With friction: the real eigenvalues of the linearised system (friction's
+  // tangential decay, and any overdamped contact), as rates -lambda in 1/s,
+  // fastest first. Empty without friction.
+  std::vector<double> decay_rates;
 };
+
+// The real decay rates of lin's full linear system (empty without friction).
+std::vector<double> real_decay_rates(const Linearization& lin);
 
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x);
 

@@ -92,9 +92,8 @@ Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactSli
   return friction;
 }
 
-void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, const ContactKinematics& k,
-                                           const ContactResponse& response, Matrix& by_increment,
-                                           Matrix& by_speed) const {
+void MultibodySystem::friction_by_speed(const Contact& c, const Vector& x, const ContactKinematics& k,
+                                        const ContactResponse& response, Matrix& by_speed) const {
   const ContactSlip slip = contact_slip(m_, c, x, k);
   const FrictionSlope slope = friction_slope(c.law.friction, slip.speed);
   const double lambda = c.count * response.force, per_gap_rate = c.count * response.damping;
@@ -116,6 +115,23 @@ void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, co
           contact_side(c, s) * slip.g[s].leftCols(ns).transpose() * force_per_speed.leftCols(nt);
     }
   }
+}
+
+Eigen::MatrixXd MultibodySystem::friction_damping(const Vector& x) const {
+  Matrix by_speed = Matrix::Zero(m_.nu, m_.nu);
+  for (const Contact& c : m_.contacts) {
+    if (!c.law.friction.acts()) continue;
+    const ContactKinematics k = contact_kinematics(m_, c, x);
+    const ContactResponse response = contact_response(c.law, -k.gap, -k.gap_rate);
+    if (response.force != 0.0) friction_by_speed(c, x, k, response, by_speed);
+  }
+  return -by_speed;
+}
+
+void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, const ContactKinematics& k,
+                                           const ContactResponse& response, Matrix& by_increment,
+                                           Matrix& by_speed) const {
+  friction_by_speed(c, x, k, response, by_speed);
   // By configuration: central differences of this contact's friction alone
   // (the normal force, contact point, normal and arms all move), steps well
   // inside the indentation.

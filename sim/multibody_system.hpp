@@ -32,6 +32,8 @@ class MultibodySystem {
   // before the inverse mass) by configuration increment xi (q (+) xi, as in
   // advance_configuration) and by speed u; nu x nu each.
   void force_derivatives(const Vector& x, Matrix& by_increment, Matrix& by_speed) const;
+  // -d(friction)/du (nu x nu): at rest, friction's linear damping (docs/physics.md#friction).
+  Eigen::MatrixXd friction_damping(const Vector& x) const;
   int num_switches() const { return switch_count_; }
   void switches(const Vector& x, double* out) const;
   void project(Vector& x) const;  // unit quaternions
@@ -53,7 +55,9 @@ class MultibodySystem {
  private:
   // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
   Eigen::Vector3d add_friction(const Contact& c, const ContactSlip& slip, double lambda, Eigen::Ref<Vector> f) const;
-  // Contact c's friction terms of force_derivatives().
+  // Contact c's friction terms of force_derivatives(), and those by speed alone.
+  void friction_by_speed(const Contact& c, const Vector& x, const ContactKinematics& k,
+                         const ContactResponse& response, Matrix& by_speed) const;
   void friction_derivatives(const Contact& c, const Vector& x, const ContactKinematics& k,
                             const ContactResponse& response, Matrix& by_increment, Matrix& by_speed) const;
 

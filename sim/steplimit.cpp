@@ -119,12 +119,27 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
   if (lin.J.rows() == 0) return out;
   const auto linear = lin.linear_system();
   out.predicted_step = integrators::step_limit(method, linear, options.growth_tolerance).step;
+  if (lin.friction_damping.size() != 0) {
+    const double normal_only = integrators::step_limit(method, lin.normal_system(), options.growth_tolerance).step;
+    out.limited_by_friction = out.predicted_step < (1.0 - 1e-3) * normal_only;
+  }
 
   // Measured: from equilibrium with a kick small enough that no contact opens
   // (1e-3 of the smallest compression), over at least 500 periods of the
   // fastest mode, so that growth just above the limit shows.
   Eigen::VectorXd x0 = eq.x;
   x0.tail(model.nu) += mode_exciting_kick(lin, 1e-3 * lin.indentation.minCoeff());
+  double slowest = std::numeric_limits<double>::infinity();  // the smallest transition velocity
+  for (const Contact& c : model.contacts)
+    if (c.law.friction.acts()) slowest = std::min(slowest, c.law.friction.transition_velocity);
+  if (lin.friction_damping.size() != 0) {
+    // Friction's directions too, at speeds a thousandth of the smallest
+    // transition velocity: well inside its linear (damper) range.
+    const Eigen::VectorXd pattern = lin.M.ldlt().solve(
+        lin.friction_damping * Eigen::VectorXd::LinSpaced(model.nu, 1.0, 2.0));
+    if (pattern.cwiseAbs().maxCoeff() > 0.0)
+      x0.tail(model.nu) += (1e-3 * slowest / pattern.cwiseAbs().maxCoeff()) * pattern;
+  }
   RunSettings r = run;
   r.duration = std::max(run.duration, 500.0 * 2.0 * std::acos(-1.0) / linear.fastest_rate());
   const double kick_energy = 0.5 * x0.tail(model.nu).dot(lin.M * x0.tail(model.nu));
@@ -141,6 +156,11 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
     const double e0 = t.kinetic[0] + t.potential[0] + t.elastic[0];
     for (std::size_t i = 0; i < t.samples(); ++i)
       if (!(std::abs(t.kinetic[i] + t.potential[i] + t.elastic[i] - e0) <= 1e4 * kick_energy)) return false;
+    // Friction's instability saturates where the slip reaches v_t (Coulomb
+    // takes over), at energies the bound above may allow: a slip grown
+    // tenfold beyond the kick's is growth.
+    for (const double slip : t.slip_speed)
+      if (!(slip <= 1e-2 * slowest)) return false;
     return true;
   };
   const MeasuredStep m = largest_good_step(ok, out.predicted_step, r.duration / 20.0, options.precision);

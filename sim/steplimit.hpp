@@ -36,6 +36,7 @@ struct StepLimitReport {
   double measured_step = 0.0;        // s, largest step found bounded and settling (0: none)
   bool measured_at_cap = false;      // still stable at the largest step tried (duration / 20)
   double tolerance = 0.0;            // growth tolerance of the prediction
+  bool limited_by_friction = false;  // friction's damping, not a normal mode, sets the predicted step
   // measured / predicted (equilibrium); NaN where the prediction is 0 or unconditional.
   double ratio() const {
     return predicted_step > 0.0 && std::isfinite(predicted_step) ? measured_step / predicted_step

@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/modes.hpp"
+#include "dropsim/sim/steplimit.hpp"
 #include "dropsim/sim/multibody_simulate.hpp"
 #include "tests/support/models.hpp"
 
@@ -150,6 +152,60 @@ TEST(Friction, SlopeHoldsBelowTheFrictionAngleAndSlidesAbove) {
     std::printf("[measured] slope at 1.2 x the friction angle: slides at %.6g m/s^2, predicted %.6g m/s^2\n",
                 acceleration, predicted);
     EXPECT_NEAR(acceleration, predicted, 0.01 * predicted);
+  }
+}
+
+// A 2 kg box at rest on four Hertz spheres whose contact points sit level with
+// its centre of mass (so sliding does not pitch it), mu 0.8, v_t = 1 cm/s.
+MultibodyModel resting_box_level_contacts(double modulus) {
+  MultibodyModel m = box_on_four_spheres({0.8, 0.8, 0.0, 0.01});
+  for (Contact& c : m.contacts) {
+    c.law.kind = ContactLawKind::hertz;
+    c.law.effective_modulus = modulus;
+    c.at[0].y() = c.radius[0];
+  }
+  Eigen::VectorXd x = m.initial_state();
+  x[1] = 0.0;
+  const double indentation = -contact_kinematics(m, m.contacts[0], static_equilibrium(m, x).x).gap;
+  for (Contact& c : m.contacts) c.at[0].y() = c.radius[0] - 0.5 * indentation;  // the contact point's height
+  m.bodies[0].position = static_equilibrium(m, x).x.head<3>();
+  return m;
+}
+
+// At rest each tangential direction is a damper F_n (2 mu_s - mu_d) / v_t: the
+// box's sliding decays at g (2 mu_s - mu_d) / v_t, a real eigenvalue.
+TEST(FrictionModes, RestingBoxDecaysAtTheFrictionRate) {
+  const MultibodyModel m = resting_box_level_contacts(1e6);
+  const ModesAnalysis a = analyse_modes(m, static_equilibrium(m, m.initial_state()).x);
+  const double expected = m.gravity * (2 * 0.8 - 0.8) / 0.01;
+  ASSERT_FALSE(a.decay_rates.empty());
+  const auto nearest = *std::min_element(a.decay_rates.begin(), a.decay_rates.end(), [&](double p, double q) {
+    return std::abs(p - expected) < std::abs(q - expected);
+  });
+  std::printf("[measured] resting box: sliding decays at %.9g 1/s, F_n (2 mu_s - mu_d) / (v_t m) = %.9g\n", nearest,
+              expected);
+  EXPECT_NEAR(nearest, expected, 1e-6 * expected);
+}
+
+// Friction's rate above the normal modes sets the explicit methods' step on
+// the real axis: rk4 at 2.785 / rate, dopri5 near 3.3 / rate (the project's
+// own amplification analysis); the kicked nonlinear run agrees within 2 %.
+TEST(FrictionModes, FrictionSetsTheExplicitStepLimit) {
+  const MultibodyModel m = resting_box_level_contacts(1e5);
+  const ModesAnalysis a = analyse_modes(m, static_equilibrium(m, m.initial_state()).x);
+  ASSERT_FALSE(a.decay_rates.empty());
+  const double rate = a.decay_rates.front();
+  ASSERT_GT(rate, a.omega_max);  // friction is the stiffest
+  RunSettings run = test::adaptive_run(0.05, 1e-3, 1e-8);
+  for (const auto& [method, real_axis] : {std::pair{integrators::Method::rk4, 2.785293563},
+                                          std::pair{integrators::Method::dopri5, 3.3066}}) {
+    const StepLimitReport r = multibody_step_limit(m, run, method);
+    std::printf("[measured] %s on the resting box: predicted %.6g s (real axis %.6g s), measured %.6g s\n",
+                std::string(integrators::info(method).name).c_str(), r.predicted_step, real_axis / rate,
+                r.measured_step);
+    EXPECT_TRUE(r.limited_by_friction);
+    EXPECT_NEAR(r.predicted_step, real_axis / rate, 0.01 * real_axis / rate);
+    EXPECT_NEAR(r.measured_step, r.predicted_step, 0.02 * r.predicted_step);
   }
 }
 
