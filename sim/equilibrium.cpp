@@ -2,6 +2,7 @@
 #include "dropsim/sim/equilibrium.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -89,11 +90,17 @@ Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorX
         const double scale = j.row(static_cast<Eigen::Index>(i)).cwiseAbs().dot(d.cwiseAbs());
         if (gap >= 0.0 && rate < -1e-12 * scale) s = std::min(s, gap / -rate);
       }
-      if (!std::isfinite(s))
+      if (!std::isfinite(s)) {
+        const bool friction = std::any_of(model.contacts.begin(), model.contacts.end(),
+                                          [](const Contact& c) { return c.law.friction.acts(); });
         throw EquilibriumError(
             "no static equilibrium: gravity drives a motion that no contact resists or will ever resist (" +
-            describe_motion(model, d) +
-            "): the body falls or tips over (a planar body on a single off-centre contact does)");
+            describe_motion(model, d) + "): the body falls or tips over (a planar body on a single off-centre "
+            "contact does)" +
+            (friction ? std::string("; friction, regularised, resists only while slipping, so a body it holds "
+                                    "creeps rather than rests (run the scenario to see it)")
+                      : std::string()));
+      }
       // Overshoot a hair so the contact is compressed and enters the stiff set.
       advance_configuration(model, x.head(nq), d * (s * (1.0 + 1e-6) + 1e-12 / d.cwiseAbs().maxCoeff()));
       continue;
