@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/integrators/integrate.hpp"
 #include "dropsim/sim/modes.hpp"
 #include "dropsim/sim/steplimit.hpp"
 #include "dropsim/sim/multibody_simulate.hpp"
@@ -207,6 +208,67 @@ TEST(FrictionModes, FrictionSetsTheExplicitStepLimit) {
     EXPECT_NEAR(r.predicted_step, real_axis / rate, 0.01 * real_axis / rate);
     EXPECT_NEAR(r.measured_step, r.predicted_step, 0.02 * r.predicted_step);
   }
+}
+
+// The multibody system with one more state: the work friction has done,
+// integrated from its power -sum F_t |v_t| (the force opposes the slip). An
+// account kept apart from the energies the trace derives `dissipated` from.
+class WithFrictionWork {
+ public:
+  using Vector = Eigen::VectorXd;
+  explicit WithFrictionWork(const MultibodyModel& m) : system_(m), n_(system_.size()) {}
+  int size() const { return n_ + 1; }
+  int num_positions() const { return system_.num_positions(); }
+  void operator()(const Vector& x, Vector& dxdt, double t) const {
+    const Vector state = x.head(n_);
+    Vector rate(n_), generalised(system_.model().nu);
+    system_(state, rate, t);
+    dxdt.head(n_) = rate;
+    const std::size_t nc = system_.model().contacts.size();
+    std::vector<double> normal(nc), friction(nc), slip(nc);
+    system_.applied_forces(state, generalised, normal.data(), friction.data(), slip.data());
+    double power = 0.0;
+    for (std::size_t i = 0; i < nc; ++i) power -= system_.model().contacts[i].count * friction[i] * slip[i];
+    dxdt[n_] = power;
+  }
+  void position_rate(const Vector& x, Vector& dxdt) const {
+    Vector rate(n_);
+    system_.position_rate(x.head(n_), rate);
+    dxdt.head(system_.num_positions()) = rate.head(system_.num_positions());
+  }
+  int num_switches() const { return system_.num_switches(); }
+  void switches(const Vector& x, double* out) const { system_.switches(x.head(n_), out); }
+  void project(Vector& x) const {
+    Vector state = x.head(n_);
+    system_.project(state);
+    x.head(n_) = state;
+  }
+
+ private:
+  MultibodySystem system_;
+  int n_;
+};
+
+// Elastic (Hertz) contact, so friction is the only loss: the energy the
+// trace's balance says is gone equals the friction work integrated alongside.
+TEST(Friction, EnergyBalanceClosesOnTheFrictionWork) {
+  MultibodyModel m = box_on_four_spheres({0.6, 0.4, 0.02, 0.01});
+  for (Contact& c : m.contacts) c.law.kind = ContactLawKind::hertz;
+  const Eigen::VectorXd start = at_rest_moving(m, {0.8, 0.0, -0.3});
+  const WithFrictionWork system(m);
+  Eigen::VectorXd x(system.size());
+  x << start, 0.0;
+  integrators::Settings settings;
+  settings.rtol = 1e-11;
+  Eigen::VectorXd atol = Eigen::VectorXd::Constant(system.size(), 1e-13);
+  const auto stats = integrators::integrate(settings, system, x, std::vector<double>{0.0, 0.2}, atol,
+                                            [](const Eigen::VectorXd&, double) { return true; });
+  ASSERT_EQ(stats.status, integrators::Status::ok) << stats.reason;
+  const double lost = multibody_energies(m, start).mechanical() - multibody_energies(m, x.head(m.nq + m.nu)).mechanical();
+  const double initial_kinetic = multibody_energies(m, start).kinetic;
+  std::printf("[measured] friction-only loss: energies say %.12g J, friction work %.12g J\n", lost, -x[m.nq + m.nu]);
+  EXPECT_GT(lost, 0.5 * initial_kinetic);  // friction did most of the stopping
+  EXPECT_NEAR(lost, -x[m.nq + m.nu], 1e-8 * initial_kinetic);
 }
 
 // Every coefficient zero is no friction at all: the trace is the frictionless one, bit for bit.
