@@ -92,7 +92,7 @@ Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorX
       }
       if (!std::isfinite(s)) {
         const bool friction = std::any_of(model.contacts.begin(), model.contacts.end(),
-                                          [](const Contact& c) { return c.law.friction.acts(); });
+                                          [](const Contact& each) { return each.law.friction.acts(); });
         throw EquilibriumError(
             "no static equilibrium: gravity drives a motion that no contact resists or will ever resist (" +
             describe_motion(model, d) + "): the body falls or tips over (a planar body on a single off-centre "

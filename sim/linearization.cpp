@@ -30,7 +30,7 @@ Linearization linearize(const MultibodyModel& model, const Eigen::VectorXd& x) {
   lin.indentation = Eigen::Map<Eigen::VectorXd>(ind.data(), n);
   lin.force = Eigen::Map<Eigen::VectorXd>(f.data(), n);
   const bool friction = std::any_of(model.contacts.begin(), model.contacts.end(),
-                                    [](const Contact& c) { return c.law.friction.acts(); });
+                                    [](const Contact& each) { return each.law.friction.acts(); });
   if (friction) lin.friction_damping = MultibodySystem(model).friction_damping(x);
   return lin;
 }
