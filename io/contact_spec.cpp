@@ -86,6 +86,13 @@ void parse_friction(ObjectReader& r, Friction& friction, nlohmann::json& out) {
     friction.*k.field = r.number(k.name, k.bound);
     out[k.name] = friction.*k.field;
   }
+  // Near zero slip the force is F_n (2 mu_s - mu_d) / v_t per unit slip: with
+  // less static than half the dynamic friction it points along the slip.
+  if (2.0 * friction.static_coefficient < friction.dynamic_coefficient)
+    r.fail(r.has("static_friction") ? "static_friction" : "dynamic_friction",
+           "static_friction must be at least half the dynamic_friction (got " +
+               std::to_string(friction.static_coefficient) + " and " + std::to_string(friction.dynamic_coefficient) +
+               "): below that the regularised law pushes a slowly slipping body along and adds energy");
 }
 
 }  // namespace dropsim::io

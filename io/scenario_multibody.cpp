@@ -131,8 +131,8 @@ void parse_plane(ObjectReader& r, std::string& name, Plane& plane, json& out) {
   const auto normal = numbers(r, "normal", 3);
   plane.point = {point[0], point[1], point[2]};
   const Eigen::Vector3d n(normal[0], normal[1], normal[2]);
-  if (!(n.norm() > 1e-12)) r.fail("normal", "must be a nonzero vector (got " + show(r.raw("normal")) + ")");
-  plane.normal = n.normalized();
+  if (!(n.cwiseAbs().maxCoeff() > 0.0)) r.fail("normal", "must be a nonzero vector (got " + show(r.raw("normal")) + ")");
+  plane.normal = n.stableNormalized();  // no overflow for huge components, none lost for tiny ones
   out = json{{"name", name}, {"point", point}, {"normal", {plane.normal.x(), plane.normal.y(), plane.normal.z()}}};
   r.reject_unknown_keys();
 }

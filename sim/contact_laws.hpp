@@ -174,20 +174,28 @@ struct ContactSample {
   double elastic_energy = 0.0;  // J, = contact_elastic_energy()
 };
 // contact_sample() of a Hunt–Crossley-form law. It keeps its own copy of the
-// law, so observers' loops take one per run and the compiler can hoist the
-// kind tests out of them. Both from one evaluation of the law: force and energy
-// share the elastic force (one square root, where observers spend most of a sample).
+// four numbers it needs (not the whole law: observers' loops copy it per step
+// and keep it in registers), so the compiler can hoist the kind test out of
+// them. Both from one evaluation of the law: force and energy share the
+// elastic force (one square root, where observers spend most of a sample).
 class HuntCrossleyFormSampler {
  public:
-  explicit HuntCrossleyFormSampler(const ContactLaw& law) : law_(law) {}
+  explicit HuntCrossleyFormSampler(const ContactLaw& law)
+      : modulus_(law.effective_modulus),
+        radius_(law.radius),
+        dissipation_(law.dissipation),
+        undamped_(law.kind == ContactLawKind::hertz) {}
   ContactSample operator()(double x, double xdot) const {
     if (x <= 0.0) return {};
-    const double elastic_force = hertz_force(law_.effective_modulus, law_.radius, x);
-    return {hunt_crossley_form_force(law_, elastic_force, xdot), hertz_energy(elastic_force, x)};
+    const double elastic_force = hertz_force(modulus_, radius_, x);
+    // hunt_crossley_form_force(), with the kind tested once per sampler
+    return {undamped_ ? elastic_force : hunt_crossley(elastic_force, xdot, dissipation_),
+            hertz_energy(elastic_force, x)};
   }
 
  private:
-  ContactLaw law_;
+  double modulus_, radius_, dissipation_;
+  bool undamped_;
 };
 
 inline ContactSample contact_sample(const ContactLaw& law, double x, double xdot) {

@@ -194,7 +194,7 @@ RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contac
     for (auto& block : row) block.setZero();
   const std::array<double, 2> sign{contact_side(c, 0), contact_side(c, 1)};
   const int bodies = contact_bodies(c);
-  std::array<Matrix36, 2> g;
+  std::array<Matrix36, 2> g{Matrix36::Zero(), Matrix36::Zero()};
   for (int s = 0; s < bodies; ++s) {
     const Body& body = model.bodies[c.body[s]];
     g[s] = point_jacobian(body, q, c.at[s]);

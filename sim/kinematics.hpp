@@ -92,7 +92,8 @@ Eigen::Vector3d contact_point(const MultibodyModel& model, const Contact& contac
 // friction law sees (the smoothed law adds cf under the root, as Simbody's
 // SmoothSphereHalfSpaceForce does).
 struct ContactSlip {
-  std::array<Eigen::Matrix<double, 3, 6>, 2> g;  // point_velocity_jacobian of each body at the point
+  std::array<Eigen::Matrix<double, 3, 6>, 2> g{Eigen::Matrix<double, 3, 6>::Zero(),
+                                              Eigen::Matrix<double, 3, 6>::Zero()};  // per body, at the point
   Eigen::Vector3d tangential = Eigen::Vector3d::Zero();  // m/s
   double speed = 0.0;                                    // m/s
 };

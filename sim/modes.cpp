@@ -161,6 +161,7 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     out.step_20 = out.period / 20.0;
   }
   out.decay_rates = real_decay_rates(lin);
+  out.friction_stiffest = !out.decay_rates.empty() && out.decay_rates.front() > lin.normal_system().fastest_rate();
   return out;
 }
 

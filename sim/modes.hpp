@@ -50,6 +50,7 @@ struct ModesAnalysis {
   // tangential decay, and any overdamped contact), as rates -lambda in 1/s,
   // fastest first. Empty without friction.
   std::vector<double> decay_rates;
+  bool friction_stiffest = false;  // the fastest decay outruns every rate of the frictionless system
 };
 
 // The real decay rates of lin's full linear system (empty without friction).

@@ -147,7 +147,9 @@ void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, co
                                 c.radius[s] + c.radius[1 - s]);
     for (int j = 0; j < num_speeds(body.joint); ++j) {
       const bool turn = (body.joint == Joint::free && j >= 3) || (body.joint == Joint::planar && j == 2);
-      const double h = 1e-4 * indentation / (turn ? arm : 1.0);
+      // A floor of 1e-9 L keeps the step above the coordinates' rounding
+      // where the contact barely touches (or the smoothed law acts apart).
+      const double h = std::max(1e-4 * indentation, 1e-9 * m_.characteristic_length) / (turn ? arm : 1.0);
       for (const double sign : {1.0, -1.0}) {
         Vector& out = sign > 0.0 ? plus : minus;
         du[body.u_offset + j] = sign * h;
