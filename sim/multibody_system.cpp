@@ -173,21 +173,31 @@ void MultibodySystem::operator()(const Vector& x, Vector& dxdt, double /*t*/) co
   for (std::size_t i = 0; i < m_.bodies.size(); ++i) {
     const Body& b = m_.bodies[i];
     const int p = b.u_offset;
-    switch (b.joint) {
-      case Joint::vertical: a[p] /= b.mass; break;
-      case Joint::planar:
-        a.segment<2>(p) /= b.mass;
-        a[p + 2] /= b.inertia(2, 2);
-        break;
-      case Joint::free: {
-        a.segment<3>(p) /= b.mass;
-        // Euler's equations in the body frame: I wdot = tau - w x I w.
-        const Eigen::Vector3d om = x.segment<3>(m_.nq + p + 3);
-        const Eigen::Vector3d tau = a.segment<3>(p + 3) - om.cross(b.inertia * om);
-        a.segment<3>(p + 3) = inverse_inertia_[i] * tau;
-        break;
-      }
+    if (b.joint == Joint::free) {
+      // Euler's equations in the body frame: I wdot = tau - w x I w.
+      const Eigen::Vector3d om = x.segment<3>(m_.nq + p + 3);
+      a.segment<3>(p + 3) -= om.cross(b.inertia * om);
     }
+    apply_inverse_mass(i, a.segment(p, num_speeds(b.joint)));
+  }
+}
+
+template <class Rows>
+void MultibodySystem::apply_inverse_mass(std::size_t i, Rows&& rows) const {
+  const Body& b = m_.bodies[i];
+  switch (b.joint) {
+    case Joint::vertical: rows /= b.mass; break;
+    case Joint::planar:
+      rows.topRows(2) /= b.mass;
+      rows.row(2) /= b.inertia(2, 2);
+      break;
+    case Joint::free:
+      rows.topRows(3) /= b.mass;
+      for (Eigen::Index j = 0; j < rows.cols(); ++j) {  // column by column: no temporary
+        const Eigen::Vector3d turned = inverse_inertia_[i] * rows.col(j).template tail<3>();
+        rows.col(j).template tail<3>() = turned;
+      }
+      break;
   }
 }
 
@@ -248,7 +258,7 @@ void MultibodySystem::force_derivatives(const Vector& x, Matrix& by_increment, M
     const double per_gap = c.count * response.stiffness, per_gap_rate = c.count * response.damping;
     if (c.law.friction.acts() && response.force != 0.0) friction_derivatives(c, x, k, response, by_increment, by_speed);
     const RowDerivatives d = contact_row_derivatives(m_, c, q, k);
-    const int bodies = c.type == ContactType::sphere_plane ? 1 : 2;
+    const int bodies = contact_bodies(c);
     for (int t = 0; t < bodies; ++t) {
       const Body& bt = m_.bodies[c.body[t]];
       const int nt = num_speeds(bt.joint);
@@ -304,32 +314,10 @@ void MultibodySystem::jacobian(const Vector& x, double /*t*/, Matrix& dfdx) cons
       dfdx.block<3, 1>(o + 4, o + 3) = 0.5 * om;
       dfdx.block<3, 3>(o + 4, o + 4) = -0.5 * cross_matrix(om);
     }
-    // Accelerations: the body's inverse mass applied to its rows.
-    auto rows_by_increment = by_increment.middleRows(p, n);
-    auto rows_by_speed = by_speed.middleRows(p, n);
-    switch (b.joint) {
-      case Joint::vertical:
-        rows_by_increment /= b.mass;
-        rows_by_speed /= b.mass;
-        break;
-      case Joint::planar:
-        rows_by_increment.topRows(2) /= b.mass;
-        rows_by_speed.topRows(2) /= b.mass;
-        rows_by_increment.row(2) /= b.inertia(2, 2);
-        rows_by_speed.row(2) /= b.inertia(2, 2);
-        break;
-      case Joint::free:
-        rows_by_increment.topRows(3) /= b.mass;
-        rows_by_speed.topRows(3) /= b.mass;
-        for (int j = 0; j < nu; ++j) {  // column by column: no temporary
-          const Eigen::Vector3d turn = inverse_inertia_[i] * rows_by_increment.col(j).tail<3>();
-          rows_by_increment.col(j).tail<3>() = turn;
-          const Eigen::Vector3d spin = inverse_inertia_[i] * rows_by_speed.col(j).tail<3>();
-          rows_by_speed.col(j).tail<3>() = spin;
-        }
-        break;
-    }
-    dfdx.block(nq + p, nq, n, nu) = rows_by_speed;
+    // Accelerations: the body's inverse mass applied to its rows, as operator() does.
+    apply_inverse_mass(i, by_increment.middleRows(p, n));
+    apply_inverse_mass(i, by_speed.middleRows(p, n));
+    dfdx.block(nq + p, nq, n, nu) = by_speed.middleRows(p, n);
   }
   // Configuration increments mapped to the coordinates q (quaternions: kinematics.hpp).
   for (const Body& b : m_.bodies) {

@@ -53,6 +53,9 @@ class MultibodySystem {
   Vector model_scaled_atol(double rtol) const;
 
  private:
+  // rows <- M^-1 rows for body i's block of rows (a vector segment or matrix rows).
+  template <class Rows>
+  void apply_inverse_mass(std::size_t i, Rows&& rows) const;
   // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
   Eigen::Vector3d add_friction(const Contact& c, const ContactSlip& slip, double lambda, Eigen::Ref<Vector> f) const;
   // Contact c's friction terms of force_derivatives(), and those by speed alone.
