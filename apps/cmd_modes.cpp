@@ -8,6 +8,7 @@
 #include "apps/commands.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/format.hpp"
 #include "dropsim/sim/modes.hpp"
 #include "dropsim/sim/modes_verify.hpp"
 
@@ -40,6 +41,8 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
   if (eq) {
     out["equilibrium"]["iterations"] = eq->iterations;
     out["equilibrium"]["residual"] = eq->residual;
+    out["equilibrium"]["creep_speed"] = eq->creep_speed;
+    if (eq->creep_speed > 0.0) out["equilibrium"]["u"] = values(eq->x.tail(model.nu));
   }
   out["speeds"] = model.speed_names();
   json a_rows = json::array();
@@ -96,7 +99,11 @@ void print_text(const MultibodyModel& model, const io::Scenario& s, const Equili
   if (eq)
     std::printf("%s: modes at static equilibrium (%d Newton iterations, force imbalance %.2g of the weight)\n",
                 s.name.c_str(), eq->iterations, eq->residual);
-  else
+  if (eq && eq->creep_speed > 0.0)
+    std::printf("creeping: regularised friction holds the body only while it slips; steady creep at %.6g m/s "
+                "(the fastest contact), u: %s\n",
+                eq->creep_speed, describe_motion(model, eq->x.tail(model.nu)).c_str());
+  if (!eq)
     std::printf("%s: modes at the initial configuration (frozen, not an equilibrium)\n", s.name.c_str());
   const auto qn = model.position_names();
   std::printf("q:");
@@ -158,6 +165,10 @@ int run_modes(const ModesOptions& o) {
       throw io::InputError(s.file, "/modes_at", e.what());
     }
     x = eq.x;
+    if (o.verify && eq.creep_speed > 0.0)
+      throw io::InputError(s.file, "/modes_at",
+                           "--verify perturbs about a state at rest, but this body creeps at " +
+                               significant(eq.creep_speed, 4) + " m/s (regularised friction cannot hold it still)");
   } else if (o.verify) {
     throw io::InputError(s.file, "/modes_at", "--verify perturbs about static equilibrium: it needs modes_at \"equilibrium\"");
   }

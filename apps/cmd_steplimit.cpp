@@ -36,7 +36,13 @@ int multibody_step_limits(const StepLimitCommand& o, const io::Scenario& s,
   if (!o.json)
     std::printf("%-20s %14s %14s %9s  %s\n", "integrator", "predicted_s", "measured_s", "meas/pred", "limited_by");
   for (const auto m : chosen) {
-    const StepLimitReport r = multibody_step_limit(*s.multibody(), s.run, m);
+    StepLimitReport r;
+    try {
+      r = multibody_step_limit(*s.multibody(), s.run, m);
+    } catch (const EquilibriumError& e) {
+      // The limits are predicted and measured about a body at rest.
+      throw io::InputError(s.file, "", e.what());
+    }
     rows.push_back({{"name", integrators::info(m).name},
                     {"predicted_step", number_or_null(r.predicted_step)},
                     {"predicted_step_peak", nullptr},

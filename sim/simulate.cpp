@@ -52,6 +52,20 @@ class DropProbe {
     trace.contact_radius = {model_.law.radius};
   }
 
+  // state -> Observation, with the model's constants by value (locals of the
+  // recorder's loop, which the block's stores cannot alias).
+  template <class ContactSampler>
+  auto sampler(ContactSampler contact_sampler) const {
+    return [contact_sampler, energies = DropEnergies(model_), spheres_per_weight = spheres_per_weight_](
+               const State& s) {
+      const double y = s[0], v = s[1];
+      const ContactSample contact = contact_sampler(-y, -v);
+      const Energies e = energies(y, v, contact.elastic_energy);
+      // F/(Mg), as derive_drop_samples computes it
+      return Observation{e.mechanical(), contact.force * spheres_per_weight, y, v, contact.force, e.elastic};
+    };
+  }
+
   template <class F>
   std::size_t with_sampler(F f) const {
     if (hunt_crossley_form(model_.law.kind)) return f(sampler(HuntCrossleyFormSampler(model_.law)));
@@ -80,20 +94,6 @@ class DropProbe {
   static constexpr std::size_t block_size = 96;  // 13 columns of it: ~10 KB, within L1
   enum Column { time, q, u, contact_force, elastic, tau, force, force_normalized, indentation,
                 indentation_relative, kinetic, potential, dissipated, column_count };
-
-  // state -> Observation, with the model's constants by value (locals of the
-  // recorder's loop, which the block's stores cannot alias).
-  template <class ContactSampler>
-  auto sampler(ContactSampler contact_sampler) const {
-    return [contact_sampler, energies = DropEnergies(model_), spheres_per_weight = spheres_per_weight_](
-               const State& s) {
-      const double y = s[0], v = s[1];
-      const ContactSample contact = contact_sampler(-y, -v);
-      const Energies e = energies(y, v, contact.elastic_energy);
-      // F/(Mg), as derive_drop_samples computes it
-      return Observation{e.mechanical(), contact.force * spheres_per_weight, y, v, contact.force, e.elastic};
-    };
-  }
 
   void flush() {
     const std::size_t n = pending_;

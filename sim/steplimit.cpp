@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/format.hpp"
 #include "dropsim/sim/multibody_simulate.hpp"
 
 namespace dropsim {
@@ -115,6 +116,10 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
   out.tolerance = options.growth_tolerance;
   out.predicted_step_peak = std::numeric_limits<double>::quiet_NaN();
   const Equilibrium eq = static_equilibrium(model, model.initial_state());
+  if (eq.creep_speed > 0.0)
+    // The measurement needs a state the motion settles back to.
+    throw EquilibriumError("no state at rest to measure from: regularised friction holds the body only by creeping, "
+                           "at " + significant(eq.creep_speed, 4) + " m/s");
   const Linearization lin = linearize(model, eq.x);
   if (lin.J.rows() == 0) return out;
   const auto linear = lin.linear_system();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "dropsim/sim/equilibrium.hpp"
 #include "dropsim/integrators/integrate.hpp"
@@ -110,8 +111,8 @@ struct Slope {
   MultibodyModel model;
   Eigen::Vector3d downhill;
 };
-Slope box_on_slope(double theta, double mu) {
-  Slope s{box_on_four_spheres({mu, mu, 0.0, 0.01}), {}};
+Slope box_on_slope(double theta, const Friction& friction) {
+  Slope s{box_on_four_spheres(friction), {}};
   const Eigen::Vector3d normal(-std::sin(theta), std::cos(theta), 0.0);
   s.downhill = -Eigen::Vector3d(std::cos(theta), std::sin(theta), 0.0);
   for (Contact& c : s.model.contacts) c.plane_normal = normal;
@@ -132,7 +133,7 @@ TEST(Friction, SlopeHoldsBelowTheFrictionAngleAndSlidesAbove) {
   const double mu = 0.5, friction_angle = std::atan(mu);
   {
     const double theta = 0.8 * friction_angle;
-    const Slope s = box_on_slope(theta, mu);
+    const Slope s = box_on_slope(theta, {mu, mu, 0.0, 0.01});
     const Trace t = simulate(s.model, test::adaptive_run(0.4, 1e-3, 1e-9));
     ASSERT_EQ(t.stats.status, integrators::Status::ok) << t.stats.reason;
     const double creep = speed_along(t, s.model, t.samples() - 1, s.downhill);
@@ -143,7 +144,7 @@ TEST(Friction, SlopeHoldsBelowTheFrictionAngleAndSlidesAbove) {
   }
   {
     const double theta = 1.2 * friction_angle;
-    const Slope s = box_on_slope(theta, mu);
+    const Slope s = box_on_slope(theta, {mu, mu, 0.0, 0.01});
     const Trace t = simulate(s.model, test::adaptive_run(0.4, 1e-3, 1e-9));
     ASSERT_EQ(t.stats.status, integrators::Status::ok) << t.stats.reason;
     const std::size_t a = t.samples() / 2, b = t.samples() - 1;  // past the settling of the landing
@@ -153,6 +154,39 @@ TEST(Friction, SlopeHoldsBelowTheFrictionAngleAndSlidesAbove) {
     std::printf("[measured] slope at 1.2 x the friction angle: slides at %.6g m/s^2, predicted %.6g m/s^2\n",
                 acceleration, predicted);
     EXPECT_NEAR(acceleration, predicted, 0.01 * predicted);
+  }
+}
+
+// The static equilibrium on a slope is the steady creep at which the law's
+// coefficient equals tan(theta): mu(v) = tan(theta) solved here by bisection on
+// Simbody's curve (mu_s 0.8 > mu_d 0.5, so its Stribeck hump matters). Past the
+// friction angle of mu_s the solver says the block slides.
+TEST(Friction, EquilibriumOnASlopeIsTheCreepTheLawPredicts) {
+  const Friction friction{0.8, 0.5, 0.0, 0.01};
+  const double friction_angle = std::atan(friction.static_coefficient);
+  for (double fraction : {0.3, 0.8, 0.99}) {
+    const double theta = fraction * friction_angle;
+    const Slope s = box_on_slope(theta, friction);
+    double lo = 0.0, hi = friction.transition_velocity;
+    for (int i = 0; i < 200; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (simbody_friction_per_normal(friction, mid) < std::tan(theta) ? lo : hi) = mid;
+    }
+    const Equilibrium eq = static_equilibrium(s.model, s.model.initial_state());
+    const Eigen::Vector3d velocity = eq.x.segment<3>(s.model.nq);
+    std::printf("[measured] equilibrium at %.2f x the friction angle: creeps at %.9g m/s, the law %.9g m/s\n",
+                fraction, eq.creep_speed, lo);
+    EXPECT_NEAR(eq.creep_speed, lo, 1e-6 * lo);
+    EXPECT_NEAR(velocity.dot(s.downhill), lo, 1e-6 * lo);           // downhill,
+    EXPECT_LT(eq.x.segment<3>(s.model.nq + 3).norm(), 1e-9);       // without turning
+    EXPECT_LT(eq.residual, 1e-9);
+  }
+  const Slope steep = box_on_slope(1.05 * friction_angle, friction);
+  try {
+    static_equilibrium(steep.model, steep.model.initial_state());
+    ADD_FAILURE() << "a slope past the friction angle held";
+  } catch (const EquilibriumError& e) {
+    EXPECT_NE(std::string(e.what()).find("slides"), std::string::npos) << e.what();
   }
 }
 
