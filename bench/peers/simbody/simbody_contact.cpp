@@ -3,9 +3,38 @@
 
 #include <Simbody.h>
 
+#include <cmath>
+
 #include "dropsim/sim/combining.hpp"
 
 namespace dropsim::peers {
+
+namespace {
+
+Eigen::Vector3d eigen(const SimTK::Vec3& v) { return {v[0], v[1], v[2]}; }
+SimTK::Vec3 simtk(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
+
+// HalfSpace fills x > 0 with outward normal -x; -90 degrees about z puts the ground at y < 0.
+SimTK::Transform ground_frame() { return SimTK::Transform(SimTK::Rotation(-SimTK::Pi / 2, SimTK::ZAxis), SimTK::Vec3(0)); }
+
+// OpenSim's surfaces share one stiffness, which Simbody combines by Sherman's
+// rule (HuntCrossleyForce) or halves in k = E^(2/3) / 2 (the smoothed force).
+double surface_stiffness(const ContactLaw& law) { return surface_modulus(CombiningRule::sherman, law.effective_modulus); }
+double simbody_dissipation(const ContactLaw& law) { return law.kind == ContactLawKind::hertz ? 0.0 : law.dissipation; }
+
+// A HuntCrossleyForce over every surface added to `set`, the ground's and the spheres' alike.
+void hunt_crossley_force(SimTK::GeneralForceSubsystem& forces, SimTK::GeneralContactSubsystem& contacts,
+                         SimTK::ContactSetIndex set, const ContactLaw& law) {
+  using namespace SimTK;
+  const Friction& f = law.friction;
+  HuntCrossleyForce hc(forces, contacts, set);
+  for (int i = 0; i < contacts.getNumBodies(set); ++i)
+    hc.setBodyParameters(ContactSurfaceIndex(i), surface_stiffness(law), simbody_dissipation(law),
+                         f.static_coefficient, f.dynamic_coefficient, f.viscous_coefficient);
+  hc.setTransitionVelocity(f.transition_velocity);
+}
+
+}  // namespace
 
 SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radius, const Eigen::Vector3d& centre,
                                               const Eigen::Quaterniond& orientation, const Eigen::Vector3d& velocity,
@@ -17,13 +46,8 @@ SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radi
   GeneralContactSubsystem contacts(system);
   Body::Rigid body(MassProperties(1.0, Vec3(0), UnitInertia(1)));
   MobilizedBody::Free ball(matter.Ground(), Transform(), body, Transform());
-  // OpenSim's surfaces share one stiffness, which Simbody combines by Sherman's
-  // rule (HuntCrossleyForce) or halves in k = E^(2/3) / 2 (the smoothed force).
-  const double stiffness = surface_modulus(CombiningRule::sherman, law.effective_modulus);
-  const double alpha = law.kind == ContactLawKind::hertz ? 0.0 : law.dissipation;
+  const double stiffness = surface_stiffness(law), alpha = simbody_dissipation(law);
   const Friction& f = law.friction;
-  // HalfSpace fills x > 0 with outward normal -x; -90 degrees about z puts the ground at y < 0.
-  const Transform ground_frame(Rotation(-Pi / 2, ZAxis), Vec3(0));
   if (law.kind == ContactLawKind::smooth_hunt_crossley) {
     SmoothSphereHalfSpaceForce smooth(forces);
     smooth.setParameters(stiffness, alpha, f.static_coefficient, f.dynamic_coefficient, f.viscous_coefficient,
@@ -32,16 +56,12 @@ SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radi
     smooth.setContactSphereLocationInBody(Vec3(0));
     smooth.setContactSphereRadius(radius);
     smooth.setContactHalfSpaceBody(matter.updGround());
-    smooth.setContactHalfSpaceFrame(ground_frame);
+    smooth.setContactHalfSpaceFrame(ground_frame());
   } else {
     const ContactSetIndex set = contacts.createContactSet();
-    contacts.addBody(set, matter.updGround(), ContactGeometry::HalfSpace(), ground_frame);
+    contacts.addBody(set, matter.updGround(), ContactGeometry::HalfSpace(), ground_frame());
     contacts.addBody(set, ball, ContactGeometry::Sphere(radius), Transform());
-    HuntCrossleyForce hc(forces, contacts, set);
-    for (int i = 0; i < 2; ++i)
-      hc.setBodyParameters(ContactSurfaceIndex(i), stiffness, alpha, f.static_coefficient, f.dynamic_coefficient,
-                           f.viscous_coefficient);
-    hc.setTransitionVelocity(f.transition_velocity);
+    hunt_crossley_force(forces, contacts, set, law);
   }
   system.realizeTopology();
   State state = system.getDefaultState();
@@ -54,6 +74,59 @@ SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radi
   SimbodyContactWrench out;
   out.moment = {w[0][0], w[0][1], w[0][2]};
   out.force = {w[1][0], w[1][1], w[1][2]};
+  return out;
+}
+
+std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
+                                                  double accuracy) {
+  using namespace SimTK;
+  MultibodySystem system;
+  SimbodyMatterSubsystem matter(system);
+  GeneralForceSubsystem forces(system);
+  GeneralContactSubsystem contacts(system);
+  const Eigen::Vector3d& j = landing.principal_inertia;
+  const Body::Rigid body(MassProperties(landing.mass, Vec3(0), Inertia(j.x(), j.y(), j.z())));
+  MobilizedBody::Free free(matter.Ground(), Transform(), body, Transform());
+  Force::Gravity gravity(forces, matter, -YAxis, landing.gravity);
+  const ContactSetIndex set = contacts.createContactSet();
+  contacts.addBody(set, matter.updGround(), ContactGeometry::HalfSpace(), ground_frame());
+  for (const Eigen::Vector3d& at : landing.spheres)
+    contacts.addBody(set, free, ContactGeometry::Sphere(landing.radius), Transform(simtk(at)));
+  hunt_crossley_force(forces, contacts, set, landing.law);
+  system.realizeTopology();
+
+  State state = system.getDefaultState();
+  const Eigen::Quaterniond& o = landing.orientation;
+  free.setQToFitTransform(state, Transform(Rotation(Quaternion(o.w(), o.x(), o.y(), o.z())), simtk(landing.position)));
+  free.setUToFitVelocity(state, SpatialVec(simtk(landing.angular_velocity), simtk(landing.velocity)));
+  RungeKuttaMersonIntegrator integrator(system);
+  integrator.setAccuracy(accuracy);
+  integrator.setAllowInterpolation(false);  // every sample an integrated state
+  integrator.initialize(state);
+
+  std::vector<SimbodyLandingSample> out;
+  const int samples = static_cast<int>(std::lround(duration / interval));
+  for (int k = 0; k <= samples; ++k) {
+    if (k > 0) {
+      const double t = k * interval;
+      while (integrator.getTime() < t) integrator.stepTo(t);
+    }
+    const State& s = integrator.getState();
+    system.realize(s, Stage::Dynamics);
+    const SpatialVec& w = system.getRigidBodyForces(s, Stage::Dynamics)[free.getMobilizedBodyIndex()];
+    SimbodyLandingSample sample;
+    sample.time = s.getTime();
+    const Transform& pose = free.getBodyTransform(s);
+    const Quaternion q = pose.R().convertRotationToQuaternion();
+    sample.orientation = Eigen::Quaterniond(q[0], q[1], q[2], q[3]);
+    sample.position = eigen(pose.p());
+    sample.velocity = eigen(free.getBodyOriginVelocity(s));
+    sample.angular_velocity = eigen(free.getBodyAngularVelocity(s));
+    // Gravity acts at the centre of mass (the body's origin): it adds no moment.
+    sample.contact.force = eigen(w[1]) + Eigen::Vector3d(0.0, landing.mass * landing.gravity, 0.0);
+    sample.contact.moment = eigen(w[0]);
+    out.push_back(sample);
+  }
   return out;
 }
 

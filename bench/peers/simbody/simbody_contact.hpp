@@ -1,9 +1,10 @@
-// One sphere on the ground as Simbody computes its contact: the oracle for
-// dropsim's normal and friction laws at a single state.
+// Simbody as the oracle of dropsim's contact: one sphere on the ground at a
+// single state (the laws), and a free body on spheres simulated through time.
 #pragma once
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <vector>
 
 #include "dropsim/sim/contact_laws.hpp"
 
@@ -23,5 +24,32 @@ struct SimbodyContactWrench {
 SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radius, const Eigen::Vector3d& centre,
                                               const Eigen::Quaterniond& orientation, const Eigen::Vector3d& velocity,
                                               const Eigen::Vector3d& angular_velocity);
+
+// A free body with its centre of mass at its origin and principal inertia
+// along its axes, carrying spheres of one radius at body points, landing under
+// gravity -y on the ground y = 0, every surface with `law`.
+struct SimbodyLanding {
+  ContactLaw law;
+  double mass = 1.0, radius = 0.01, gravity = 9.81;
+  Eigen::Vector3d principal_inertia = Eigen::Vector3d::Ones();
+  std::vector<Eigen::Vector3d> spheres;  // body frame
+  Eigen::Vector3d position = Eigen::Vector3d::Zero(), velocity = Eigen::Vector3d::Zero(),
+                  angular_velocity = Eigen::Vector3d::Zero();  // world
+  Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
+};
+
+// One sample of Simbody's run: the body's state, and the contacts' resultant
+// on it (force, and moment about its centre of mass), world frame.
+struct SimbodyLandingSample {
+  double time = 0.0;
+  Eigen::Vector3d position, velocity, angular_velocity;
+  Eigen::Quaterniond orientation;
+  SimbodyContactWrench contact;
+};
+
+// Simbody's RungeKuttaMersonIntegrator at `accuracy`, stopping exactly at
+// every multiple of `interval` up to `duration` (no interpolated states).
+std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
+                                                  double accuracy);
 
 }  // namespace dropsim::peers
