@@ -105,8 +105,8 @@ Eigen::VectorXd mode_exciting_kick(const Linearization& lin, double displacement
   for (Eigen::Index i = 0; i < n; ++i) p[i] = (i % 2 == 0 ? 1.0 : -1.0) * (1.0 + 0.25 * static_cast<double>(i));
   Eigen::VectorXd du = lin.M.ldlt().solve(lin.J.transpose() * p);
   const double gap_rate = (lin.J * du).cwiseAbs().maxCoeff();
-  const auto sys = lin.linear_system();
-  return du * (displacement * sys.fastest_rate() / gap_rate);
+  // The normal modes' rate: friction's decay rates would make the kick a slide.
+  return du * (displacement * lin.normal_system().fastest_rate() / gap_rate);
 }
 
 StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSettings& run, integrators::Method method,
@@ -144,6 +144,19 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
         lin.friction_damping * Eigen::VectorXd::LinSpaced(model.nu, 1.0, 2.0));
     if (pattern.cwiseAbs().maxCoeff() > 0.0)
       x0.tail(model.nu) += (1e-3 * slowest / pattern.cwiseAbs().maxCoeff()) * pattern;
+    // No contact may start slipping faster than that either: a normal kick
+    // that turns the body slips the contacts off its centre's level, and a
+    // slip near v_t is Coulomb's saturated range, where the growth of
+    // friction's instability stops (at about v_t) and hides.
+    std::vector<double> slip(model.contacts.size());
+    Eigen::VectorXd f(model.nu);
+    MultibodySystem(model).applied_forces(x0, f, nullptr, nullptr, slip.data());
+    double scale = 1.0;
+    for (std::size_t c = 0; c < model.contacts.size(); ++c) {
+      const double allowed = 1e-3 * model.contacts[c].law.friction.transition_velocity;
+      if (model.contacts[c].law.friction.acts() && slip[c] > allowed) scale = std::min(scale, allowed / slip[c]);
+    }
+    x0.tail(model.nu) = eq.x.tail(model.nu) + scale * (x0.tail(model.nu) - eq.x.tail(model.nu));
   }
   RunSettings r = run;
   r.duration = std::max(run.duration, 500.0 * 2.0 * std::acos(-1.0) / linear.fastest_rate());
