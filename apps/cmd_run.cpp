@@ -50,6 +50,9 @@ void print_summary(const io::Scenario& s, const Trace& t) {
   std::printf("%-26s %10s %7s %9.6f %9.4f %8.3f %8ld %9ld  %s\n", s.name.c_str(), modulus.c_str(), alpha.c_str(),
               t.final_indentation_relative(), t.samples() ? t.force_normalized[peak] : 0.0,
               t.samples() ? t.tau[peak] : 0.0, t.stats.steps, t.stats.rhs_evaluations, ok ? "ok" : "diverged");
+  if (t.has_friction && t.samples())
+    std::printf("%-26s friction: up to %.3g of the normal force at a contact; at the end slipping at most %.3g m/s\n",
+                "", t.peak_friction_ratio(), t.final_slip_speed());
   if (t.stats.newton_failures > 0)
     std::fprintf(stderr, "dropsim: %s: warning: %ld implicit solves stopped unconverged at their iteration cap"
                          " (a smaller step converges)\n", s.file.c_str(), t.stats.newton_failures);

@@ -202,6 +202,10 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
   const std::size_t peak = t.peak_index();
   number_attribute(root, "peak_force_normalized", n ? t.force_normalized[peak] : 0.0);
   number_attribute(root, "tau_of_peak", n ? t.tau[peak] : 0.0);
+  if (t.has_friction) {
+    number_attribute(root, "peak_friction_ratio", t.peak_friction_ratio());
+    number_attribute(root, "final_slip_speed", t.final_slip_speed());
+  }
 }
 
 }  // namespace

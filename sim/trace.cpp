@@ -43,4 +43,20 @@ std::size_t Trace::peak_index() const {
                                   force_normalized.begin());
 }
 
+double Trace::peak_friction_ratio() const {
+  double peak = 0.0;
+  for (std::size_t i = 0; i < friction_force.size(); ++i)
+    if (contact_force[i] > 0.0) peak = std::max(peak, friction_force[i] / contact_force[i]);
+  return peak;
+}
+
+double Trace::final_slip_speed() const {
+  if (slip_speed.empty()) return 0.0;
+  double fastest = 0.0;
+  const std::size_t row = (samples() - 1) * static_cast<std::size_t>(contacts);
+  for (int c = 0; c < contacts; ++c)
+    if (contact_force[row + c] > 0.0) fastest = std::max(fastest, slip_speed[row + c]);
+  return fastest;
+}
+
 }  // namespace dropsim

@@ -61,6 +61,12 @@ struct Trace {
   // Summary metrics of the run.
   double final_indentation_relative() const;  // mean over contacts at the last sample
   std::size_t peak_index() const;             // of force_normalized
+  // With friction recorded (0 without): the largest friction force over normal
+  // force of any pushing contact at any sample, the friction coefficient the
+  // run called on; and the fastest slip of a pushing contact at the last
+  // sample, m/s (near 0: the bodies ended stuck).
+  double peak_friction_ratio() const;
+  double final_slip_speed() const;
 };
 
 }  // namespace dropsim
