@@ -42,6 +42,27 @@ TEST(ModesCommand, ImpossibleEquilibriumExitsTwoWithASentence) {
   EXPECT_NE(c.output().find("tips over"), std::string::npos) << c.output();
 }
 
+// A block below the friction angle: regularised friction holds it creeping.
+// modes reports the creep (the slope's v_t tan(theta) / mu = 7.78 mm/s);
+// steplimit needs a state at rest and says so with exit 2, as it does beyond
+// the friction angle, where modes says the block slides.
+TEST(ModesCommand, CreepOnASlopeIsReportedAndSlidingRefused) {
+  const std::string held = source_path("scenarios/friction/slope_held.json");
+  const CliResult c = dropsim("modes --json " + held);
+  ASSERT_EQ(c.exit_code, 0) << c.output();
+  const auto j = nlohmann::json::parse(c.out);
+  const double theta = 0.8 * std::atan(0.5);
+  EXPECT_NEAR(j["equilibrium"]["creep_speed"].get<double>(), 0.01 * std::tan(theta) / 0.5, 1e-8);
+  EXPECT_EQ(j["equilibrium"]["u"].size(), 6u);
+  const CliResult limit = dropsim("steplimit --integrator rk4 " + held);
+  EXPECT_EQ(limit.exit_code, 2) << limit.output();
+  EXPECT_NE(limit.err.find("creeping"), std::string::npos) << limit.output();
+  const CliResult steep = dropsim("modes " + source_path("scenarios/friction/slope_sliding.json"));
+  EXPECT_EQ(steep.exit_code, 2) << steep.output();
+  EXPECT_NE(steep.err.find("/modes_at: no static equilibrium: friction cannot hold"), std::string::npos)
+      << steep.output();
+}
+
 // The drop form goes through the same analysis (one vertical body, n spheres as one contact).
 TEST(ModesCommand, DropFormScenario) {
   const CliResult c = dropsim("modes --json " + std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/human62_alpha-unscaled.json");

@@ -1,6 +1,7 @@
 // `dropsim run` end to end: the paper suite's files, and bad input that writes nothing.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -106,6 +107,29 @@ TEST(RunCommand, SummaryShowsTheDissipationOfEveryKindOfScenario) {
   // A linear spring has no E* and no alpha: a dash, not a 0 that reads as a value.
   EXPECT_EQ(modulus["particle_on_wall"], "-") << r.output();
   EXPECT_EQ(alpha["particle_on_wall"], "-") << r.output();
+  fs::remove_all(out);
+}
+
+// With friction, the summary adds its line and the file its attributes: the
+// block sliding to rest with mu 0.5 called on exactly mu (it slid at Coulomb's
+// saturated law) and ended stuck; the slope below the friction angle ends
+// creeping at v_t tan(theta) / mu.
+TEST(RunCommand, FrictionRunsReportTheCoefficientUsedAndTheFinalSlip) {
+  const fs::path out = fresh_directory("friction");
+  const auto r = test::dropsim("run " + test::source_path("scenarios/friction/block_sliding.json") + " " +
+                               test::source_path("scenarios/friction/slope_held.json") + " -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.output();
+  EXPECT_NE(r.out.find("friction: up to 0.5 of the normal force"), std::string::npos) << r.output();
+  const double creep = 0.01 * std::tan(0.8 * std::atan(0.5)) / 0.5;
+  const auto check = test::run_python(
+      "import h5py\n"
+      "b=h5py.File('" + (out / "block_sliding.h5").string() + "','r')\n"
+      "assert abs(b.attrs['peak_friction_ratio']-0.5)<1e-6, b.attrs['peak_friction_ratio']\n"
+      "assert b.attrs['final_slip_speed']<1e-5, b.attrs['final_slip_speed']\n"
+      "s=h5py.File('" + (out / "slope_held.h5").string() + "','r')\n"
+      "assert abs(s.attrs['final_slip_speed']-" + std::to_string(creep) + ")<1e-3*" + std::to_string(creep) +
+      ", s.attrs['final_slip_speed']\n");
+  EXPECT_EQ(check.exit_code, 0) << check.output();
   fs::remove_all(out);
 }
 
