@@ -72,16 +72,29 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
   }
 }
 
+namespace {
+
+struct FrictionKey {
+  const char* name;
+  double Friction::*field;
+  Bound bound;
+};
+constexpr FrictionKey friction_keys[] = {{"static_friction", &Friction::static_coefficient, Bound::nonnegative},
+                                         {"dynamic_friction", &Friction::dynamic_coefficient, Bound::nonnegative},
+                                         {"viscous_friction", &Friction::viscous_coefficient, Bound::nonnegative},
+                                         {"transition_velocity", &Friction::transition_velocity, Bound::positive}};
+
+}  // namespace
+
+void refuse_friction(const ObjectReader& r) {
+  for (const FrictionKey& k : friction_keys)
+    if (r.has(k.name))
+      r.fail(k.name, "the drop form moves only vertically, where friction does no work; give friction to the "
+                     "contacts of the multi-contact form (\"bodies\" and \"contacts\")");
+}
+
 void parse_friction(ObjectReader& r, Friction& friction, nlohmann::json& out) {
-  struct Key {
-    const char* name;
-    double Friction::*field;
-    Bound bound;
-  };
-  for (const Key& k : {Key{"static_friction", &Friction::static_coefficient, Bound::nonnegative},
-                       Key{"dynamic_friction", &Friction::dynamic_coefficient, Bound::nonnegative},
-                       Key{"viscous_friction", &Friction::viscous_coefficient, Bound::nonnegative},
-                       Key{"transition_velocity", &Friction::transition_velocity, Bound::positive}}) {
+  for (const FrictionKey& k : friction_keys) {
     if (!r.has(k.name)) continue;  // OpenSim's default; echoed only when given
     friction.*k.field = r.number(k.name, k.bound);
     out[k.name] = friction.*k.field;

@@ -18,6 +18,8 @@ void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out);
 // `viscous_friction` (s/m) and `transition_velocity` (m/s), OpenSim's names and
 // defaults (docs/physics.md#friction). Writes the given ones to `out`.
 void parse_friction(ObjectReader& r, Friction& friction, nlohmann::json& out);
+// The drop form moves only vertically, where friction does no work: refuses its keys with that sentence.
+void refuse_friction(const ObjectReader& r);
 
 // A reference model for `scaled_from` docs/physics.md#size-scaling, #scaling-the-dissipation.
 struct ScaledFrom {

@@ -35,6 +35,7 @@ struct DropGeometry {
 // scaled from a reference model as the paper does (docs/physics.md#size-scaling modulus, docs/physics.md#scaling-the-dissipation alpha).
 void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model, json& out) {
   model.law.radius = g.radius;
+  refuse_friction(r);
   r.exclusive({"scaled_from", "stiffness"});
   r.exclusive({"scaled_from", "dissipation"});
   if (!r.has("scaled_from")) {
