@@ -87,8 +87,9 @@ constexpr FrictionKey friction_keys[] = {{"static_friction", &Friction::static_c
 }  // namespace
 
 void refuse_friction(const ObjectReader& r) {
+  // The raw object, not has(): these keys are no part of the drop form's interface.
   for (const FrictionKey& k : friction_keys)
-    if (r.has(k.name))
+    if (r.raw_object().contains(k.name))
       r.fail(k.name, "the drop form moves only vertically, where friction does no work; give friction to the "
                      "contacts of the multi-contact form (\"bodies\" and \"contacts\")");
 }

@@ -9,9 +9,8 @@
 #include <tuple>
 #include <vector>
 
-#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/hdf5_image.hpp"
 #include "dropsim/io/hdf5_strings.hpp"
-#include "dropsim/io/io_error.hpp"
 
 namespace dropsim::io {
 
@@ -99,43 +98,6 @@ void attach_time_scale(const H5::DataSet& scale, const std::vector<H5::DataSet>&
   scale.createAttribute("REFERENCE_LIST", entry_type, H5::DataSpace(1, count)).write(entry_type, entries.data());
 }
 
-// The core driver's memory, kept per thread across files. The driver would
-// malloc a file-sized block per file and free it at close; once a long
-// process had moved glibc's mmap and trim thresholds, every file faulted in
-// fresh pages (2 000 faults, 8 MB per paper suite: the suite's HDF5 time
-// doubled). The arena only grows; freeing keeps it for the next file.
-class CoreArena {
- public:
-  // Callbacks for a file access list; the arena must outlive the file.
-  H5FD_file_image_callbacks_t callbacks() {
-    return {&CoreArena::allocate, &CoreArena::copy, &CoreArena::reallocate, &CoreArena::keep,
-            &CoreArena::share,    &CoreArena::release, this};
-  }
-
- private:
-  static void* allocate(size_t size, H5FD_file_image_op_t, void* udata) {
-    return static_cast<CoreArena*>(udata)->grow(size);
-  }
-  static void* reallocate(void*, size_t size, H5FD_file_image_op_t, void* udata) {
-    return static_cast<CoreArena*>(udata)->grow(size);
-  }
-  static void* copy(void* to, const void* from, size_t size, H5FD_file_image_op_t, void*) {
-    return std::memcpy(to, from, size);
-  }
-  static herr_t keep(void*, H5FD_file_image_op_t, void*) { return 0; }
-  // The property list copies its udata; every copy is this arena.
-  static void* share(void* udata) { return udata; }
-  static herr_t release(void*) { return 0; }
-
-  // realloc's contract: the first bytes are kept (vector growth copies them).
-  void* grow(size_t size) {
-    if (bytes_.size() < size) bytes_.resize(size);
-    return bytes_.data();
-  }
-
-  std::vector<char> bytes_;
-};
-
 // The trace's datasets and attributes.
 void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) {
   const hsize_t n = t.samples();
@@ -211,41 +173,10 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
 }  // namespace
 
 void write_trace_hdf5(const std::string& path, const Scenario& scenario, const Trace& t) {
-  AtomicFile out(path);
-  try {
-    H5::Exception::dontPrint();
-    // Built in memory (core driver, no backing store) and written by AtomicFile, so that
-    // a full disk is reported with its cause and the only file on disk is the registered temporary.
-    const hsize_t n = t.samples();
-    // The core driver grows its image in steps of this much, zero-filling
-    // each: sized so that an uncompressed trace fits in the first.
-    const std::size_t sample_bytes = sizeof(double) * (8 + 3 * t.contacts + t.nq + t.nu);
-    const std::size_t increment = std::max<std::size_t>(1 << 16, n * sample_bytes + (1 << 16));
-    H5::FileAccPropList in_memory;
-    in_memory.setCore(increment, false);
-    thread_local CoreArena arena;
-    H5FD_file_image_callbacks_t callbacks = arena.callbacks();
-    if (H5Pset_file_image_callbacks(in_memory.getId(), &callbacks) < 0)
-      throw H5::PropListIException("H5Pset_file_image_callbacks", "cannot give the core driver its memory");
-    // No sieve buffer: the file is memory already. With one, every dataset
-    // smaller than 64 KB was copied through a freshly calloc'ed buffer.
-    in_memory.setSieveBufSize(0);
-    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
-    write_contents(file, scenario, t);
-    file.flush(H5F_SCOPE_GLOBAL);
-    const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
-    if (size < 0) throw H5::FileIException("H5Fget_file_image", "cannot size the in-memory file");
-    // Kept per thread across files, like the arena: fresh pages per file cost more than the copy.
-    thread_local std::vector<char> image;
-    image.resize(static_cast<std::size_t>(size));
-    if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size)
-      throw H5::FileIException("H5Fget_file_image", "cannot copy the in-memory file");
-    file.close();
-    out.write(image.data(), image.size());
-  } catch (const H5::Exception& e) {
-    throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
-  }
-  out.commit();
+  // Sized so that an uncompressed trace fits in the driver's first block.
+  const std::size_t sample_bytes = sizeof(double) * (8 + 3 * t.contacts + t.nq + t.nu);
+  write_hdf5_file(path, t.samples() * sample_bytes + (1 << 16),
+                  [&](H5::H5File& file) { write_contents(file, scenario, t); });
 }
 
 }  // namespace dropsim::io

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <map>
 
-#include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/hdf5_image.hpp"
 #include "dropsim/io/hdf5_strings.hpp"
 #include "dropsim/io/hdf5_trace.hpp"
 #include "dropsim/io/io_error.hpp"
@@ -165,10 +165,8 @@ std::vector<T> read_column(const H5::H5File& file, const char* name) {
 }  // namespace
 
 void write_sweep_hdf5(const std::string& path, const SweepFile& s) {
-  AtomicFile out(path);
-  try {
-    H5::Exception::dontPrint();
-    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC);
+  const std::size_t rows = s.rows.size() * (8 + s.pointers.size());
+  write_hdf5_file(path, sizeof(double) * rows + (1 << 16), [&](H5::H5File& file) {
     const std::size_t n = s.rows.size(), p = s.pointers.size();
     std::vector<std::int64_t> run(n), steps(n), rhs(n);
     std::vector<std::int8_t> status(n);
@@ -204,11 +202,7 @@ void write_sweep_hdf5(const std::string& path, const SweepFile& s) {
     string_attribute(root, "total_runs", std::to_string(s.total_runs));
     string_attribute(root, "shard", s.shard);
     string_attribute(root, "settling_band", "|F/(Mg) - 1| <= 0.02");
-    file.close();
-  } catch (const H5::Exception& e) {
-    throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
-  }
-  out.commit();
+  });
 }
 
 SweepFile read_sweep_hdf5(const std::string& path) {
