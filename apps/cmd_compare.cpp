@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include "apps/commands.hpp"
 #include "dropsim/io/hdf5_reader.hpp"
@@ -30,6 +31,10 @@ struct Pair {
 Pair compare_pair(const std::string& a, const std::string& b, const CompareOptions& o) {
   const io::Series xa = io::read_series(a, o.x), ya = io::read_series(a, o.y);
   const io::Series xb = io::read_series(b, o.x), yb = io::read_series(b, o.y);
+  // Each file's curve on its own first, so that the error names the file and its dataset.
+  for (const auto& [file, x, y] : {std::tie(a, xa, ya), std::tie(b, xb, yb)})
+    if (const CurveProblem p = check_curve(x.values, y.values); !p.message.empty())
+      throw io::InputError(file, "/" + (p.in_x ? o.x : o.y), p.message);
   if (ya.units != yb.units)
     throw io::InputError(b, "/" + o.y, "units \"" + yb.units + "\" differ from \"" + ya.units + "\" in " + a +
                                            "; compare refuses to subtract quantities of different units");

@@ -39,16 +39,9 @@ bool dataset_exists(const H5::H5File& file, const std::string& where) {
   }
 }
 
-H5::H5File open_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(path, "", "no such file (expected an HDF5 trace written by dropsim run)");
-  if (H5::H5File::isHdf5(path) <= 0) throw InputError(path, "", "not an HDF5 file");
-  return H5::H5File(path, H5F_ACC_RDONLY);
-}
-
-std::string string_attribute(const H5::H5Object& where, const std::string& name) {
-  H5::Attribute a = where.openAttribute(name);
+std::string units_attribute(const H5::H5Object& where, const std::string& file, const std::string& path) {
+  H5::Attribute a = where.openAttribute("units");
+  if (a.getTypeClass() != H5T_STRING) throw InputError(file, path, "its units attribute must be text");
   std::string value;
   a.read(a.getStrType(), value);
   return value;
@@ -56,12 +49,24 @@ std::string string_attribute(const H5::H5Object& where, const std::string& name)
 
 }  // namespace
 
+H5::H5File open_hdf5_input(const std::string& path, const std::string& expected) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "", "no such file (expected " + expected + ")");
+  if (H5::H5File::isHdf5(path) <= 0) throw InputError(path, "", "not an HDF5 file (expected " + expected + ")");
+  try {
+    return H5::H5File(path, H5F_ACC_RDONLY);
+  } catch (const H5::Exception&) {
+    // The signature is there but the rest is not: a file cut short, or damaged.
+    throw InputError(path, "", "not an HDF5 file that opens (truncated or damaged)");
+  }
+}
+
 Series read_series(const std::string& path, const std::string& spec) {
   const Request req = parse_spec(path, spec);
   const std::string where = dataset_path(req.name);
   H5::Exception::dontPrint();
   try {
-    H5::H5File file = open_file(path);
+    H5::H5File file = open_hdf5_input(path, "an HDF5 trace written by dropsim run");
     if (!dataset_exists(file, where))
       throw InputError(path, where, "no such dataset in the trace");
     H5::DataSet d = file.openDataSet(where);
@@ -75,7 +80,7 @@ Series read_series(const std::string& path, const std::string& spec) {
 
     Series s;
     s.dataset = spec;
-    s.units = d.attrExists("units") ? string_attribute(d, "units") : "";
+    s.units = d.attrExists("units") ? units_attribute(d, path, where) : "";
     if (rank == 1) {
       if (req.column) throw InputError(path, where, "dataset is 1-D; drop the [column]");
       s.values.resize(dims[0]);

@@ -1,6 +1,8 @@
 // Reading traces back: one dataset (or one column of a 2-D dataset) with its units.
 #pragma once
 
+#include <H5Cpp.h>
+
 #include <string>
 #include <vector>
 
@@ -12,6 +14,11 @@ struct Series {
   std::string units;    // the dataset's `units` attribute ("" when it has none)
   std::vector<double> values;
 };
+
+// Opens an HDF5 file a user handed in, read-only; throws InputError naming it
+// when it is missing, not HDF5, or cut short. `expected` ends the sentence
+// ("an HDF5 trace written by dropsim run").
+H5::H5File open_hdf5_input(const std::string& path, const std::string& expected);
 
 // Reads `spec` from the HDF5 file `path`: a 1-D dataset by path ("tau",
 // "energy/kinetic") or one column of a 2-D dataset ("contact_force[0]").

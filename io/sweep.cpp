@@ -10,6 +10,7 @@
 #include <map>
 
 #include "dropsim/io/hdf5_image.hpp"
+#include "dropsim/io/hdf5_reader.hpp"
 #include "dropsim/io/hdf5_strings.hpp"
 #include "dropsim/io/hdf5_trace.hpp"
 #include "dropsim/io/io_error.hpp"
@@ -130,13 +131,6 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
 
 namespace {
 
-std::string read_string_attribute(const H5::H5Object& where, const char* name) {
-  std::string value;
-  H5::Attribute a = where.openAttribute(name);
-  a.read(utf8_string(), value);
-  return value;
-}
-
 template <class T>
 const H5::PredType& h5_type() {
   if constexpr (std::is_same_v<T, double>) return H5::PredType::NATIVE_DOUBLE;
@@ -153,14 +147,81 @@ void column(H5::H5File& file, const char* name, const std::vector<T>& data, hsiz
   string_attribute(d, "units", units);
 }
 
-template <class T>
-std::vector<T> read_column(const H5::H5File& file, const char* name) {
-  H5::DataSet d = file.openDataSet(name);
-  const H5::DataSpace space = d.getSpace();
-  std::vector<T> out(static_cast<std::size_t>(space.getSimpleExtentNpoints()));
-  if (!out.empty()) d.read(out.data(), h5_type<T>());
-  return out;
-}
+// A sweep summary opened for reading; every failure names the file, the
+// object and the rule (a shard comes from elsewhere and may be anything).
+class SweepReader {
+ public:
+  explicit SweepReader(const std::string& path) : path_(path), file_(open_hdf5_input(path, "a sweep summary written by dropsim sweep")), root_(file_.openGroup("/")) {}
+
+  std::string text(const char* name) const {
+    if (!root_.attrExists(name)) fail("/", "attribute \"" + std::string(name) + "\" is missing");
+    H5::Attribute a = root_.openAttribute(name);
+    if (a.getTypeClass() != H5T_STRING) fail("/", "attribute \"" + std::string(name) + "\" must be text");
+    std::string value;
+    a.read(a.getStrType(), value);
+    return value;
+  }
+  std::int64_t whole_number(const char* name, std::int64_t lowest) const {
+    const std::string t = text(name);
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(t, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != t.size() || v < lowest)
+      fail("/", "attribute \"" + std::string(name) + "\" must be a whole number >= " + std::to_string(lowest) +
+                    " (got \"" + t + "\")");
+    return v;
+  }
+  std::vector<std::string> text_list(const char* name) const {
+    const json j = json::parse(text(name), nullptr, false);
+    if (!j.is_array() || !std::all_of(j.begin(), j.end(), [](const json& e) { return e.is_string(); }))
+      fail("/", "attribute \"" + std::string(name) + "\" must be a JSON list of strings");
+    return j.get<std::vector<std::string>>();
+  }
+
+  // A column of `rows` rows (and `columns` columns when > 0) of T's kind.
+  template <class T>
+  std::vector<T> column(const char* name, std::size_t rows, std::size_t columns) const {
+    const std::string where = "/" + std::string(name);
+    if (!file_.nameExists(name) || file_.childObjType(name) != H5O_TYPE_DATASET) fail(where, "no such dataset");
+    H5::DataSet d = file_.openDataSet(name);
+    const H5T_class_t kind = d.getTypeClass();
+    if (std::is_integral_v<T> ? kind != H5T_INTEGER : (kind != H5T_FLOAT && kind != H5T_INTEGER))
+      fail(where, std::is_integral_v<T> ? "must hold integers" : "must hold numbers");
+    const H5::DataSpace space = d.getSpace();
+    const int rank = space.getSimpleExtentNdims();
+    if (rank != (columns > 0 ? 2 : 1)) fail(where, columns > 0 ? "must be 2-D" : "must be 1-D");
+    hsize_t dims[2] = {0, 0};
+    space.getSimpleExtentDims(dims);
+    if (dims[0] != rows) fail(where, "has " + std::to_string(dims[0]) + " rows, expected " + std::to_string(rows) + " (as /run)");
+    if (columns > 0 && dims[1] != columns)
+      fail(where, "has " + std::to_string(dims[1]) + " columns, expected " + std::to_string(columns) +
+                      " (one per parameter path)");
+    std::vector<T> out(rows * std::max<std::size_t>(columns, 1));
+    if (!out.empty()) d.read(out.data(), h5_type<T>());
+    return out;
+  }
+  std::size_t rows(const char* name) const {
+    if (!file_.nameExists(name) || file_.childObjType(name) != H5O_TYPE_DATASET) fail("/" + std::string(name), "no such dataset");
+    const H5::DataSpace space = file_.openDataSet(name).getSpace();
+    if (space.getSimpleExtentNdims() != 1) fail("/" + std::string(name), "must be 1-D");
+    hsize_t n = 0;
+    space.getSimpleExtentDims(&n);
+    return n;
+  }
+
+  [[noreturn]] void fail(const std::string& where, const std::string& rule) const {
+    throw InputError(path_, where, rule + " (expected a sweep summary written by dropsim sweep)");
+  }
+
+ private:
+  std::string path_;
+  H5::H5File file_;
+  H5::Group root_;
+};
 
 }  // namespace
 
@@ -206,45 +267,48 @@ void write_sweep_hdf5(const std::string& path, const SweepFile& s) {
 }
 
 SweepFile read_sweep_hdf5(const std::string& path) {
+  H5::Exception::dontPrint();
   SweepFile s;
   try {
-    H5::Exception::dontPrint();
-    H5::H5File file(path, H5F_ACC_RDONLY);
-    H5::Group root = file.openGroup("/");
-    s.base_scenario = read_string_attribute(root, "base_scenario");
-    s.kind = read_string_attribute(root, "design");
-    s.seed = std::stoull(read_string_attribute(root, "seed"));
-    s.axes = json::parse(read_string_attribute(root, "axes")).get<std::vector<std::string>>();
-    s.pointers = json::parse(read_string_attribute(root, "parameter_paths")).get<std::vector<std::string>>();
-    s.total_runs = std::stoll(read_string_attribute(root, "total_runs"));
-    s.shard = read_string_attribute(root, "shard");
-    const auto run = read_column<std::int64_t>(file, "run");
-    const auto values = read_column<double>(file, "parameters");
-    const auto xh = read_column<double>(file, "equilibrium_indentation_relative");
-    const auto peak = read_column<double>(file, "peak_force_normalized");
-    const auto tau = read_column<double>(file, "tau_of_peak");
-    const auto settle = read_column<double>(file, "settling_time");
-    const auto status = read_column<std::int8_t>(file, "status");
-    const auto steps = read_column<std::int64_t>(file, "steps");
-    const auto rhs = read_column<std::int64_t>(file, "rhs_evaluations");
-    const std::size_t p = s.pointers.size();
-    for (std::size_t i = 0; i < run.size(); ++i) {
-      SweepRow r;
-      r.run = run[i];
-      r.values.assign(values.begin() + static_cast<long>(i * p), values.begin() + static_cast<long>((i + 1) * p));
-      r.equilibrium_indentation_relative = xh[i];
-      r.peak_force_normalized = peak[i];
-      r.tau_of_peak = tau[i];
-      r.settling_time = settle[i];
-      r.status = status[i];
-      r.steps = steps[i];
-      r.rhs_evaluations = rhs[i];
-      s.rows.push_back(std::move(r));
+    const SweepReader r(path);
+    s.base_scenario = r.text("base_scenario");
+    s.kind = r.text("design");
+    s.seed = static_cast<std::uint64_t>(r.whole_number("seed", 0));
+    s.axes = r.text_list("axes");
+    s.pointers = r.text_list("parameter_paths");
+    s.total_runs = r.whole_number("total_runs", 1);
+    s.shard = r.text("shard");
+    const std::size_t n = r.rows("run"), p = s.pointers.size();
+    const auto run = r.column<std::int64_t>("run", n, 0);
+    const auto values = r.column<double>("parameters", n, p);
+    const auto xh = r.column<double>("equilibrium_indentation_relative", n, 0);
+    const auto peak = r.column<double>("peak_force_normalized", n, 0);
+    const auto tau = r.column<double>("tau_of_peak", n, 0);
+    const auto settle = r.column<double>("settling_time", n, 0);
+    const auto status = r.column<std::int8_t>("status", n, 0);
+    const auto steps = r.column<std::int64_t>("steps", n, 0);
+    const auto rhs = r.column<std::int64_t>("rhs_evaluations", n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (run[i] < 0 || run[i] >= s.total_runs)
+        r.fail("/run", "run " + std::to_string(run[i]) + " is outside the sweep's 0 to " +
+                           std::to_string(s.total_runs - 1));
+      if (status[i] != 0 && status[i] != 1)
+        r.fail("/status", "row " + std::to_string(i) + " is " + std::to_string(status[i]) +
+                              "; a status must be 0 (ok) or 1 (diverged)");
+      SweepRow row;
+      row.run = run[i];
+      row.values.assign(values.begin() + static_cast<long>(i * p), values.begin() + static_cast<long>((i + 1) * p));
+      row.equilibrium_indentation_relative = xh[i];
+      row.peak_force_normalized = peak[i];
+      row.tau_of_peak = tau[i];
+      row.settling_time = settle[i];
+      row.status = status[i];
+      row.steps = steps[i];
+      row.rhs_evaluations = rhs[i];
+      s.rows.push_back(std::move(row));
     }
   } catch (const H5::Exception& e) {
-    throw InputError(path, "", "not a dropsim sweep summary: " + e.getDetailMsg());
-  } catch (const std::exception& e) {
-    throw InputError(path, "", std::string("not a dropsim sweep summary: ") + e.what());
+    throw InputError(path, "", "cannot read the sweep summary: " + e.getDetailMsg());
   }
   return s;
 }
@@ -254,6 +318,7 @@ SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<s
   SweepFile out = shards.front();
   out.rows.clear();
   out.shard = "0/1";
+  std::vector<std::pair<std::int64_t, std::size_t>> origin;  // (run, shard index) per row
   for (std::size_t k = 0; k < shards.size(); ++k) {
     const SweepFile& s = shards[k];
     if (s.base_scenario != out.base_scenario || s.kind != out.kind || s.seed != out.seed || s.axes != out.axes ||
@@ -261,16 +326,22 @@ SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<s
       throw InputError(files[k], "", "is a shard of a different sweep than " + files.front() +
                                          " (base scenario, design or axes differ)");
     out.rows.insert(out.rows.end(), s.rows.begin(), s.rows.end());
+    for (const SweepRow& r : s.rows) origin.emplace_back(r.run, k);
   }
-  std::sort(out.rows.begin(), out.rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.run < b.run; });
-  for (std::size_t i = 0; i < out.rows.size(); ++i)
-    if (out.rows[i].run != static_cast<std::int64_t>(i))
-      throw InputError(files.front(), "", "the shards do not cover the sweep: run " + std::to_string(i) +
-                                              (out.rows[i].run < static_cast<std::int64_t>(i) ? " appears twice"
-                                                                                                : " is missing"));
+  std::stable_sort(out.rows.begin(), out.rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.run < b.run; });
+  std::stable_sort(origin.begin(), origin.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < out.rows.size(); ++i) {
+    if (out.rows[i].run == static_cast<std::int64_t>(i)) continue;
+    if (out.rows[i].run < static_cast<std::int64_t>(i))  // the second of two rows with one run
+      throw InputError(files[origin[i].second], "/run", "run " + std::to_string(out.rows[i].run) +
+                                                            " appears twice: it is in " + files[origin[i - 1].second] +
+                                                            " too");
+    throw InputError(files.front(), "/run", "the shards do not cover the sweep: run " + std::to_string(i) + " is missing");
+  }
   if (static_cast<std::int64_t>(out.rows.size()) != out.total_runs)
-    throw InputError(files.front(), "", "the shards hold " + std::to_string(out.rows.size()) + " of " +
-                                            std::to_string(out.total_runs) + " runs");
+    throw InputError(files.front(), "/run",
+                     "the shards do not cover the sweep: runs " + std::to_string(out.rows.size()) + " to " +
+                         std::to_string(out.total_runs - 1) + " are missing");
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace dropsim {
 
@@ -15,19 +16,19 @@ bool same_sample(double a, double b) {
   return std::abs(a - b) <= same_sample_relative * std::max(std::abs(a), std::abs(b));
 }
 
-std::string check_grid(const std::vector<double>& x, const std::vector<double>& y, const char* which) {
-  const std::string w(which);
+}  // namespace
+
+CurveProblem check_curve(const std::vector<double>& x, const std::vector<double>& y) {
   if (x.size() != y.size())
-    return "x and y of " + w + " differ in length (" + std::to_string(x.size()) + " and " + std::to_string(y.size()) + ")";
-  if (x.size() < 2) return w + " has fewer than 2 samples";
+    return {"x and y differ in length (" + std::to_string(x.size()) + " and " + std::to_string(y.size()) + ")", false};
+  if (x.size() < 2) return {"fewer than 2 samples", false};
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) return w + " has a non-finite value at sample " + std::to_string(i);
-    if (i > 0 && !(x[i] > x[i - 1])) return "x of " + w + " is not strictly increasing at sample " + std::to_string(i);
+    if (!std::isfinite(x[i])) return {"non-finite value at sample " + std::to_string(i), true};
+    if (!std::isfinite(y[i])) return {"non-finite value at sample " + std::to_string(i), false};
+    if (i > 0 && !(x[i] > x[i - 1])) return {"not strictly increasing at sample " + std::to_string(i), true};
   }
   return {};
 }
-
-}  // namespace
 
 double interpolate_cubic(const std::vector<double>& x, const std::vector<double>& y, double xq) {
   const std::size_t n = x.size();
@@ -70,8 +71,11 @@ double interpolate_cubic(const std::vector<double>& x, const std::vector<double>
 CompareOutcome compare_curves(const std::vector<double>& xa, const std::vector<double>& ya,
                               const std::vector<double>& xb, const std::vector<double>& yb, const Tolerance& tol) {
   CompareOutcome out;
-  if (out.error = check_grid(xa, ya, "A"); !out.error.empty()) return out;
-  if (out.error = check_grid(xb, yb, "B"); !out.error.empty()) return out;
+  for (const auto& [x, y, which] : {std::tuple(&xa, &ya, "A"), std::tuple(&xb, &yb, "B")})
+    if (const CurveProblem p = check_curve(*x, *y); !p.message.empty()) {
+      out.error = std::string(p.in_x ? "x" : "y") + " of " + which + ": " + p.message;
+      return out;
+    }
   Comparison& c = out.result;
   c.overlap_begin = std::max(xa.front(), xb.front());
   c.overlap_end = std::min(xa.back(), xb.back());

@@ -43,6 +43,15 @@ struct CompareOutcome {
   std::string error;  // e.g. "x of B is not strictly increasing"
 };
 
+// What is wrong with one sampled curve, if anything: x and y of unequal
+// length, fewer than 2 samples, a non-finite value, or x not strictly
+// increasing. `in_x` says which of the two the problem is in.
+struct CurveProblem {
+  std::string message;  // empty: the curve can be compared
+  bool in_x = false;
+};
+CurveProblem check_curve(const std::vector<double>& x, const std::vector<double>& y);
+
 // Compares b(x) against a(x) on A's samples inside the overlap of the two x ranges.
 CompareOutcome compare_curves(const std::vector<double>& xa, const std::vector<double>& ya,
                               const std::vector<double>& xb, const std::vector<double>& yb, const Tolerance& tol);
