@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dropsim/sim/recorder.hpp"
+#include "dropsim/sim/run_estimate.hpp"
 
 namespace dropsim {
 
@@ -128,7 +129,9 @@ Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const E
 void simulate_from(const MultibodyModel& model, const RunSettings& run, const Eigen::VectorXd& x0, Trace& trace) {
   const MultibodySystem system(model);
   MultibodyProbe probe(system, x0, trace);
-  record_run(system, x0, run, probe, trace);
+  RunSettings capped = run;
+  if (capped.integrator.max_step == 0.0) capped.integrator.max_step = adaptive_step_cap(model, run.integrator.method);
+  record_run(system, x0, capped, probe, trace);
 }
 
 }  // namespace dropsim

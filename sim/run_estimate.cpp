@@ -40,6 +40,24 @@ double columns(const MultibodyModel& model) {
 
 }  // namespace
 
+namespace {
+
+// Methods whose error estimate misses a contact inside a long step (see the header).
+bool needs_step_cap(integrators::Method method) {
+  return method == integrators::Method::fehlberg78 || method == integrators::Method::cash_karp54;
+}
+constexpr double step_cap_per_period = 0.125;
+
+}  // namespace
+
+double adaptive_step_cap(const DropModel& model, integrators::Method method) {
+  return needs_step_cap(method) ? step_cap_per_period * contact_period(model) : 0.0;
+}
+
+double adaptive_step_cap(const MultibodyModel& model, integrators::Method method) {
+  return needs_step_cap(method) ? step_cap_per_period * contact_period(model) : 0.0;
+}
+
 RunEstimate estimate_run(const Model& model, const RunSettings& run) {
   RunEstimate e;
   const auto& method = integrators::info(run.integrator.method);

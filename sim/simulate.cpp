@@ -2,6 +2,7 @@
 #include "dropsim/sim/simulate.hpp"
 
 #include "dropsim/sim/recorder.hpp"
+#include "dropsim/sim/run_estimate.hpp"
 
 #include <array>
 #include <chrono>
@@ -158,7 +159,9 @@ Trace simulate(const DropModel& model, const RunSettings& run) {
 void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
   const DropSystem system(model);
   DropProbe probe(model, trace);
-  record_run(system, system.initial_state(), run, probe, trace);
+  RunSettings capped = run;
+  if (capped.integrator.max_step == 0.0) capped.integrator.max_step = adaptive_step_cap(model, run.integrator.method);
+  record_run(system, system.initial_state(), capped, probe, trace);
 }
 
 }  // namespace dropsim
