@@ -46,7 +46,7 @@ namespace {
 bool needs_step_cap(integrators::Method method) {
   return method == integrators::Method::fehlberg78 || method == integrators::Method::cash_karp54;
 }
-constexpr double step_cap_per_period = 0.125;
+constexpr double step_cap_per_period = 0.0625;
 
 }  // namespace
 

@@ -5,7 +5,7 @@
 // must say it diverged, and memory must stay flat: the peak RSS of the last
 // tenth of the runs within 5 % of the first tenth's (docs/reliability.md#soak).
 //
-//   dropsim_soak [--runs N] [--seed S] [--threads T]
+//   dropsim_soak [--runs N] [--first I] [--seed S] [--threads T] [--show-diverged INTEGRATOR]
 //
 // Run i is drawn from (seed, i) alone, so a failing run can be replayed by
 // itself with --first i --runs 10. Prints a table per integrator; exit 1 on any
@@ -41,6 +41,7 @@ struct Options {
   long runs = 10000, first = 0;
   unsigned long long seed = 1;
   unsigned threads = 0;
+  std::string show;  // print the scenario of every diverged run of this integrator
 };
 
 double log_uniform(std::mt19937_64& r, double lo, double hi) {
@@ -114,8 +115,9 @@ int main(int argc, char** argv) {
     else if (key == "--first") o.first = std::atol(value.c_str());
     else if (key == "--seed") o.seed = std::strtoull(value.c_str(), nullptr, 10);
     else if (key == "--threads") o.threads = static_cast<unsigned>(std::atoi(value.c_str()));
+    else if (key == "--show-diverged") o.show = value;
     else {
-      std::fprintf(stderr, "dropsim_soak: unknown option %s (--runs N --first I --seed S --threads T)\n", key.c_str());
+      std::fprintf(stderr, "dropsim_soak: unknown option %s (--runs N --first I --seed S --threads T --show-diverged INTEGRATOR)\n", key.c_str());
       return 2;
     }
   }
@@ -153,6 +155,10 @@ int main(int argc, char** argv) {
         const dropsim::TraceSummary& m = trace.summary;
         const bool diverged = trace.stats.status == dropsim::integrators::Status::diverged;
         if (diverged && trace.stats.reason.empty()) fail(i, "diverged without a reason");
+        if (diverged && !o.show.empty() && s.resolved["integrator"]["name"] == o.show) {
+          std::lock_guard guard(lock);
+          std::printf("diverged: run %ld: %s: %s\n", o.first + i, trace.stats.reason.c_str(), s.resolved.dump().c_str());
+        }
         if (!diverged && !(std::isfinite(m.peak_force_normalized) && std::isfinite(m.tau_of_peak) &&
                            std::isfinite(m.equilibrium_indentation_relative) && std::isfinite(m.settling_time)))
           fail(i, "finished with a non-finite summary: " + s.resolved.dump());
