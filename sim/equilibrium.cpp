@@ -215,9 +215,10 @@ Equilibrium creeping_equilibrium(ForceBalance& balance, Eigen::VectorXd x, const
   }
   Sample root = hi;
   for (int side = 0, it = 0; it < 200 && std::abs(root.pull) > residual_tolerance; ++it) {
+    // Illinois: an end kept twice running has its pull halved, so it moves too.
     double weight_lo = 1.0, weight_hi = 1.0;
-    if (side < -1) weight_hi = 0.5;
-    if (side > 1) weight_lo = 0.5;
+    if (side > 1) weight_hi = 0.5;   // lo moved twice, hi kept
+    if (side < -1) weight_lo = 0.5;  // hi moved twice, lo kept
     const double speed = (lo.speed * hi.pull * weight_hi - hi.speed * lo.pull * weight_lo) /
                          (hi.pull * weight_hi - lo.pull * weight_lo);
     root = settle_at(speed);
