@@ -40,14 +40,23 @@ bool dataset_exists(const H5::H5File& file, const std::string& where) {
 }
 
 std::string units_attribute(const H5::H5Object& where, const std::string& file, const std::string& path) {
-  H5::Attribute a = where.openAttribute("units");
-  if (a.getTypeClass() != H5T_STRING) throw InputError(file, path, "its units attribute must be text");
+  const std::optional<std::string> units = single_text_attribute(where, "units");
+  if (!units) throw InputError(file, path, "its units attribute must be text, one string");
+  return *units;
+}
+
+}  // namespace
+
+std::optional<std::string> single_text_attribute(const H5::H5Object& where, const std::string& name) {
+  H5::Attribute a = where.openAttribute(name);
+  if (a.getTypeClass() != H5T_STRING) return std::nullopt;
+  const H5::DataSpace space = a.getSpace();
+  const H5S_class_t shape = space.getSimpleExtentType();
+  if (shape == H5S_NULL || space.getSimpleExtentNpoints() != 1) return std::nullopt;
   std::string value;
   a.read(a.getStrType(), value);
   return value;
 }
-
-}  // namespace
 
 H5::H5File open_hdf5_input(const std::string& path, const std::string& expected) {
   std::error_code ec;

@@ -3,6 +3,7 @@
 
 #include <H5Cpp.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,12 @@ struct Series {
 // when it is missing, not HDF5, or cut short. `expected` ends the sentence
 // ("an HDF5 trace written by dropsim run").
 H5::H5File open_hdf5_input(const std::string& path, const std::string& expected);
+
+// The text of attribute `name` (which must exist) when it is one string,
+// fixed or variable length; nullopt for any other type or shape. Nothing else
+// is read: HDF5's C++ API reads variable-length strings into one pointer, so
+// an attribute of two strings would write past it.
+std::optional<std::string> single_text_attribute(const H5::H5Object& where, const std::string& name);
 
 // Reads `spec` from the HDF5 file `path`: a 1-D dataset by path ("tau",
 // "energy/kinetic") or one column of a 2-D dataset ("contact_force[0]").

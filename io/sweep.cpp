@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include "dropsim/io/hdf5_image.hpp"
 #include "dropsim/io/hdf5_reader.hpp"
@@ -151,22 +153,25 @@ void column(H5::H5File& file, const char* name, const std::vector<T>& data, hsiz
 // object and the rule (a shard comes from elsewhere and may be anything).
 class SweepReader {
  public:
-  explicit SweepReader(const std::string& path) : path_(path), file_(open_hdf5_input(path, "a sweep summary written by dropsim sweep")), root_(file_.openGroup("/")) {}
+  explicit SweepReader(const std::string& path)
+      : path_(path),
+        file_(open_hdf5_input(path, "a sweep summary written by dropsim sweep")),
+        root_(file_.openGroup("/")) {}
 
   std::string text(const char* name) const {
     if (!root_.attrExists(name)) fail("/", "attribute \"" + std::string(name) + "\" is missing");
-    H5::Attribute a = root_.openAttribute(name);
-    if (a.getTypeClass() != H5T_STRING) fail("/", "attribute \"" + std::string(name) + "\" must be text");
-    std::string value;
-    a.read(a.getStrType(), value);
-    return value;
+    const std::optional<std::string> value = single_text_attribute(root_, name);
+    if (!value) fail("/", "attribute \"" + std::string(name) + "\" must be text, one string");
+    return *value;
   }
-  std::int64_t whole_number(const char* name, std::int64_t lowest) const {
+  // A whole number in [lowest, 2^64): the seed takes any uint64, counts are
+  // checked against int64 by their callers.
+  std::uint64_t whole_number(const char* name, std::uint64_t lowest) const {
     const std::string t = text(name);
     std::size_t used = 0;
-    long long v = 0;
+    unsigned long long v = 0;
     try {
-      v = std::stoll(t, &used);
+      if (!t.empty() && t.front() != '-') v = std::stoull(t, &used);
     } catch (const std::exception&) {
       used = 0;
     }
@@ -273,12 +278,18 @@ SweepFile read_sweep_hdf5(const std::string& path) {
     const SweepReader r(path);
     s.base_scenario = r.text("base_scenario");
     s.kind = r.text("design");
-    s.seed = static_cast<std::uint64_t>(r.whole_number("seed", 0));
+    s.seed = r.whole_number("seed", 0);
     s.axes = r.text_list("axes");
     s.pointers = r.text_list("parameter_paths");
-    s.total_runs = r.whole_number("total_runs", 1);
+    const std::uint64_t total = r.whole_number("total_runs", 1);
+    if (total > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      r.fail("/", "attribute \"total_runs\" is beyond any sweep (got " + std::to_string(total) + ")");
+    s.total_runs = static_cast<std::int64_t>(total);
     s.shard = r.text("shard");
     const std::size_t n = r.rows("run"), p = s.pointers.size();
+    // Before anything is allocated by a size the file claims.
+    if (n > static_cast<std::uint64_t>(s.total_runs))
+      r.fail("/run", "has " + std::to_string(n) + " rows, more than the sweep's " + std::to_string(s.total_runs) + " runs");
     const auto run = r.column<std::int64_t>("run", n, 0);
     const auto values = r.column<double>("parameters", n, p);
     const auto xh = r.column<double>("equilibrium_indentation_relative", n, 0);

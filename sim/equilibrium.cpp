@@ -231,6 +231,9 @@ Equilibrium creeping_equilibrium(ForceBalance& balance, Eigen::VectorXd x, const
     }
     if (hi.speed - lo.speed <= 1e-14 * hi.speed) break;
   }
+  if (!(std::abs(root.pull) <= 1e3 * residual_tolerance))
+    throw EquilibriumError("no static equilibrium found: the creep speed did not converge (friction's pull " +
+                           significant(root.pull, 3) + " of the weight left)");
   // Friction along the other free motions (a turn about the normal, say) must
   // balance too, or the body does not creep steadily.
   const ForceBalance::Split s = balance.split(x);

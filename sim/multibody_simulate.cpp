@@ -130,7 +130,8 @@ void simulate_from(const MultibodyModel& model, const RunSettings& run, const Ei
   const MultibodySystem system(model);
   MultibodyProbe probe(system, x0, trace);
   RunSettings capped = run;
-  if (capped.integrator.max_step == 0.0) capped.integrator.max_step = adaptive_step_cap(model, run.integrator.method);
+  if (!capped.integrator.fixed && capped.integrator.max_step == 0.0)
+    capped.integrator.max_step = adaptive_step_cap(model, run.integrator.method);
   record_run(system, x0, capped, probe, trace);
 }
 

@@ -79,7 +79,8 @@ RunEstimate estimate_run(const Model& model, const RunSettings& run) {
   // Adaptive: an error-controlled method of order p needs about rtol^(-1/p) steps per
   // oscillation period; bound as if the body stayed in contact for the whole run, with
   // a factor 4 for the stiffer peak of impact. Flight and rest take far fewer.
-  const double per_period = 4.0 * std::pow(run.integrator.rtol, -1.0 / method.order);
+  double per_period = 4.0 * std::pow(run.integrator.rtol, -1.0 / method.order);
+  if (needs_step_cap(method.method)) per_period = std::max(per_period, 1.0 / step_cap_per_period);
   const double periods = e.contact_period > 0.0 ? run.duration / e.contact_period : 0.0;
   e.steps = std::max(periods * per_period, 1.0);
   return e;

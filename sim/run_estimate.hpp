@@ -31,7 +31,10 @@ RunEstimate estimate_run(const Model& model, const RunSettings& run);
 // million-run soak still blew up (a hard impact is shorter than the period at
 // rest); at a sixteenth none of either method's did. dopri5, bulirsch_stoer and
 // rosenbrock4 never failed and stay unbounded
-// (docs/integrators.md#the-adaptive-driver).
+// (docs/integrators.md#the-adaptive-driver). The period is the one at static
+// equilibrium, or at the initial state where there is none; with no contact
+// compressed there (bodies in flight with gravity 0, say) it is 0 and the
+// step is not capped.
 double adaptive_step_cap(const DropModel& model, integrators::Method method);
 double adaptive_step_cap(const MultibodyModel& model, integrators::Method method);
 

@@ -40,7 +40,7 @@ struct Comparison {
 // Result of a comparison, or why there is none (empty when fine).
 struct CompareOutcome {
   Comparison result;
-  std::string error;  // e.g. "x of B is not strictly increasing"
+  std::string error;  // e.g. "x of B: not strictly increasing at sample 10"
 };
 
 // What is wrong with one sampled curve, if anything: x and y of unequal

@@ -98,6 +98,8 @@ case("units_differ", compare(), "/force_normalized", "units \"N\" differ",
      mutate=lambda h: h["force_normalized"].attrs.__setitem__("units", "N"))
 case("units_not_text", compare(), "/force_normalized", "units attribute must be text",
      mutate=lambda h: h["force_normalized"].attrs.__setitem__("units", 3.0))
+case("units_two_strings", compare(), "/force_normalized", "units attribute must be text, one string",
+     mutate=lambda h: h["force_normalized"].attrs.__setitem__("units", ["1", "1"]))
 case("x_units_differ", compare(), "/tau", "units \"s\" differ",
      mutate=lambda h: h["tau"].attrs.__setitem__("units", "s"))
 case("no_overlap", compare(), "/force_normalized(tau)", "do not overlap",
@@ -141,6 +143,10 @@ case("shard_total_not_a_number", merge(), "/", "attribute \"total_runs\"", sourc
      mutate=lambda h: h.attrs.__setitem__("total_runs", "many"))
 case("shard_axes_not_json", merge(), "/", "attribute \"axes\"", source=shard1,
      mutate=lambda h: h.attrs.__setitem__("axes", "[not json"))
+case("shard_attribute_two_strings", merge(), "/", "attribute \"axes\" must be text, one string", source=shard1,
+     mutate=lambda h: h.attrs.__setitem__("axes", ["a", "b"]))
+case("shard_rows_beyond_total", merge(), "/run", "more than the sweep's 1 runs", source=shard1,
+     mutate=lambda h: h.attrs.__setitem__("total_runs", "1"))
 case("shard_of_other_design", merge(), "", "a different sweep", source=shard1,
      mutate=lambda h: h.attrs.__setitem__("axes", json.dumps(["/contact/dissipation=1:3:4"])))
 case("shard_twice", merge(), "/run", "appears twice", source=shard0)

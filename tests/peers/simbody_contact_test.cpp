@@ -143,7 +143,8 @@ TEST(SimbodyPeer, SlidingSpinningBoxLandsAsSimbodySimulatesIt) {
   contacts_only.gravity = 0.0;
   const MultibodySystem system(contacts_only);
   const double weight = landing.mass * landing.gravity;
-  double worst_force = 0.0, worst_position = 0.0, peak = 0.0, travelled = 0.0;
+  double worst_force = 0.0, worst_moment = 0.0, worst_position = 0.0, peak = 0.0, travelled = 0.0;
+  const double arm = landing.spheres.front().norm();  // the spheres' distance from the centre
   Eigen::VectorXd x(m.nq + m.nu), f(m.nu);
   for (std::size_t k = 0; k < trace.samples(); ++k) {
     ASSERT_NEAR(trace.time[k], simbody[k].time, 1e-12);
@@ -152,15 +153,23 @@ TEST(SimbodyPeer, SlidingSpinningBoxLandsAsSimbodySimulatesIt) {
     system.applied_forces(x, f);
     const Eigen::Vector3d ours = f.head<3>(), theirs = simbody[k].contact.force;
     worst_force = std::max(worst_force, (ours - theirs).norm() / weight);
+    // The moment about the centre of mass: dropsim's is in the body frame.
+    const Eigen::Quaterniond turn(x[3], x[4], x[5], x[6]);
+    const Eigen::Vector3d our_moment = turn.normalized() * Eigen::Vector3d(f.tail<3>());
+    worst_moment = std::max(worst_moment, (our_moment - simbody[k].contact.moment).norm() / (weight * arm));
     worst_position = std::max(worst_position, (x.head<3>() - simbody[k].position).norm());
     peak = std::max(peak, theirs.norm() / weight);
-    travelled = (simbody[k].position - landing.position).norm();
+    travelled = std::max(travelled, std::hypot(simbody[k].position.x() - landing.position.x(),
+                                               simbody[k].position.z() - landing.position.z()));
   }
   const Eigen::Vector3d rest_speed = simbody.back().velocity;
   std::printf("[measured] landing box against Simbody: contact force within %.3g of the weight over %zu samples "
-              "(peak %.3g weights), positions within %.3g m; it slid %.3g m and ends at %.3g m/s\n",
-              worst_force, simbody.size(), peak, worst_position, travelled, rest_speed.norm());
+              "(peak %.3g weights), moment within %.3g of weight x arm, positions within %.3g m; it slid %.3g m "
+              "and ends at %.3g m/s\n",
+              worst_force, simbody.size(), peak, worst_moment, worst_position, travelled, rest_speed.norm());
   EXPECT_LT(worst_force, 1e-6);
+  EXPECT_LT(worst_moment, 1e-6);
+  EXPECT_LT(worst_position, 1e-9);
   // What makes it a test of friction and landing: the contacts took the
   // impact, friction stopped a 1 m/s slide.
   EXPECT_GT(peak, 1.5);

@@ -1,4 +1,4 @@
-// An LD_PRELOAD shim that makes the k-th write, pwrite, fsync or rename of a
+// An LD_PRELOAD shim that makes the k-th write, pwrite, writev, fsync or rename of a
 // process fail with ENOSPC (a full disk), to test that every writer reports it
 // and leaves only complete files. Environment:
 //   WRITE_FAULT_AT=k       the call that fails (1-based; unset: none)
@@ -6,6 +6,7 @@
 // Writes to stdin, stdout and stderr (fds 0-2) are neither counted nor failed.
 #include <fcntl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -53,6 +54,12 @@ ssize_t pwrite(int fd, const void* data, size_t size, off_t offset) {
 }
 
 ssize_t pwrite64(int fd, const void* data, size_t size, off_t offset) { return pwrite(fd, data, size, offset); }
+
+// libstdc++'s filebuf flushes its buffer and a large write together with writev.
+ssize_t writev(int fd, const struct iovec* parts, int count) {
+  if (fd > 2 && fails_now()) return -1;
+  return syscall(SYS_writev, fd, parts, count);
+}
 
 int fsync(int fd) { return fails_now() ? -1 : static_cast<int>(syscall(SYS_fsync, fd)); }
 
