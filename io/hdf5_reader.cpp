@@ -29,6 +29,14 @@ Request parse_spec(const std::string& file, const std::string& spec) {
 
 std::string dataset_path(const std::string& name) { return name.front() == '/' ? name : "/" + name; }
 
+std::string units_attribute(const H5::H5Object& where, const std::string& file, const std::string& path) {
+  const std::optional<std::string> units = single_text_attribute(where, "units");
+  if (!units) throw InputError(file, path, "its units attribute must be text, one string");
+  return *units;
+}
+
+}  // namespace
+
 // H5Lexists fails rather than answers when an intermediate group is missing: walk the path.
 bool dataset_exists(const H5::H5File& file, const std::string& where) {
   for (std::size_t slash = where.find('/', 1);; slash = where.find('/', slash + 1)) {
@@ -38,14 +46,6 @@ bool dataset_exists(const H5::H5File& file, const std::string& where) {
     if (file.childObjType(prefix) != H5O_TYPE_GROUP) return false;
   }
 }
-
-std::string units_attribute(const H5::H5Object& where, const std::string& file, const std::string& path) {
-  const std::optional<std::string> units = single_text_attribute(where, "units");
-  if (!units) throw InputError(file, path, "its units attribute must be text, one string");
-  return *units;
-}
-
-}  // namespace
 
 std::optional<std::string> single_text_attribute(const H5::H5Object& where, const std::string& name) {
   H5::Attribute a = where.openAttribute(name);

@@ -21,6 +21,10 @@ struct Series {
 // ("an HDF5 trace written by dropsim run").
 H5::H5File open_hdf5_input(const std::string& path, const std::string& expected);
 
+// Whether `where` ("/energy/kinetic") names a dataset; false, not an
+// exception, where a group on the way is missing.
+bool dataset_exists(const H5::H5File& file, const std::string& where);
+
 // The text of attribute `name` (which must exist) when it is one string,
 // fixed or variable length; nullopt for any other type or shape. Nothing else
 // is read: HDF5's C++ API reads variable-length strings into one pointer, so

@@ -191,8 +191,7 @@ class SweepReader {
   template <class T>
   std::vector<T> column(const char* name, std::size_t rows, std::size_t columns) const {
     const std::string where = "/" + std::string(name);
-    if (!file_.nameExists(name) || file_.childObjType(name) != H5O_TYPE_DATASET) fail(where, "no such dataset");
-    H5::DataSet d = file_.openDataSet(name);
+    const H5::DataSet d = dataset(where);
     const H5T_class_t kind = d.getTypeClass();
     if (std::is_integral_v<T> ? kind != H5T_INTEGER : (kind != H5T_FLOAT && kind != H5T_INTEGER))
       fail(where, std::is_integral_v<T> ? "must hold integers" : "must hold numbers");
@@ -210,12 +209,17 @@ class SweepReader {
     return out;
   }
   std::size_t rows(const char* name) const {
-    if (!file_.nameExists(name) || file_.childObjType(name) != H5O_TYPE_DATASET) fail("/" + std::string(name), "no such dataset");
-    const H5::DataSpace space = file_.openDataSet(name).getSpace();
-    if (space.getSimpleExtentNdims() != 1) fail("/" + std::string(name), "must be 1-D");
+    const std::string where = "/" + std::string(name);
+    const H5::DataSpace space = dataset(where).getSpace();
+    if (space.getSimpleExtentNdims() != 1) fail(where, "must be 1-D");
     hsize_t n = 0;
     space.getSimpleExtentDims(&n);
     return n;
+  }
+
+  H5::DataSet dataset(const std::string& where) const {
+    if (!dataset_exists(file_, where)) fail(where, "no such dataset");
+    return file_.openDataSet(where);
   }
 
   [[noreturn]] void fail(const std::string& where, const std::string& rule) const {

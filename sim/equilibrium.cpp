@@ -138,11 +138,6 @@ class ForceBalance {
   Eigen::VectorXd f_;
 };
 
-bool has_friction(const MultibodyModel& model) {
-  return std::any_of(model.contacts.begin(), model.contacts.end(),
-                     [](const Contact& each) { return each.law.friction.acts(); });
-}
-
 // Regularised friction holds a body only by creeping: the steady state where
 // friction at some slip speed balances gravity's pull along a motion no contact
 // resists (a block on a slope). x holds the configuration; gravity's pull at
@@ -195,12 +190,9 @@ Equilibrium creeping_equilibrium(ForceBalance& balance, Eigen::VectorXd x, const
   };
 
   // Bracket the creep speed on the stick branch, then regula falsi (Illinois).
-  double slowest = std::numeric_limits<double>::infinity();
-  for (const Contact& c : model.contacts)
-    if (c.law.friction.acts()) slowest = std::min(slowest, c.law.friction.transition_velocity);
   Sample lo = settle_at(0.0), hi = lo;
   const double rest_pull = lo.pull;
-  for (double speed = 1e-6 * slowest; hi.pull > 0.0;) {
+  for (double speed = 1e-6 * model.slowest_transition_velocity(); hi.pull > 0.0;) {
     lo = hi;
     hi = settle_at(speed);
     if (hi.pull <= 0.0) break;
@@ -285,7 +277,7 @@ Equilibrium static_equilibrium(const MultibodyModel& model, const Eigen::VectorX
       advance_configuration(model, x.head(nq), d * (closing * (1.0 + 1e-6) + 1e-12 / d.cwiseAbs().maxCoeff()));
       continue;
     }
-    if (has_friction(model)) {
+    if (model.has_friction()) {
       Equilibrium creeping = creeping_equilibrium(balance, x, s.free_tilde);
       creeping.iterations += it;
       return creeping;

@@ -29,9 +29,7 @@ Linearization linearize(const MultibodyModel& model, const Eigen::VectorXd& x) {
   lin.C = Eigen::Map<Eigen::VectorXd>(c.data(), n).asDiagonal();
   lin.indentation = Eigen::Map<Eigen::VectorXd>(ind.data(), n);
   lin.force = Eigen::Map<Eigen::VectorXd>(f.data(), n);
-  const bool friction = std::any_of(model.contacts.begin(), model.contacts.end(),
-                                    [](const Contact& each) { return each.law.friction.acts(); });
-  if (friction) lin.friction_damping = MultibodySystem(model).friction_damping(x);
+  if (model.has_friction()) lin.friction_damping = MultibodySystem(model).friction_damping(x);
   return lin;
 }
 

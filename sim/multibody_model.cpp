@@ -1,6 +1,9 @@
 // The multibody model: joints, coordinate layout, initial state, column names.
 #include "dropsim/sim/multibody_model.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "dropsim/sim/drop.hpp"
 
 namespace dropsim {
@@ -22,6 +25,17 @@ double MultibodyModel::total_mass() const {
   double m = 0.0;
   for (const auto& b : bodies) m += b.mass;
   return m;
+}
+
+bool MultibodyModel::has_friction() const {
+  return std::any_of(contacts.begin(), contacts.end(), [](const Contact& c) { return c.law.friction.acts(); });
+}
+
+double MultibodyModel::slowest_transition_velocity() const {
+  double slowest = std::numeric_limits<double>::infinity();
+  for (const Contact& c : contacts)
+    if (c.law.friction.acts()) slowest = std::min(slowest, c.law.friction.transition_velocity);
+  return slowest;
 }
 
 Eigen::VectorXd MultibodyModel::initial_state() const {

@@ -70,6 +70,8 @@ struct MultibodyModel {
 
   void finalize();  // coordinate offsets; call after filling bodies
   double total_mass() const;
+  bool has_friction() const;                  // some contact's friction acts
+  double slowest_transition_velocity() const;  // m/s, the smallest v_t of a contact with friction; inf without
   Eigen::VectorXd initial_state() const;     // [q; u] from the bodies' initial values
   std::vector<std::string> speed_names() const;     // "bar.y", "bar.angle", "box.wx", ...
   std::vector<std::string> position_names() const;  // "bar.y", ..., "box.qw", ...

@@ -48,10 +48,8 @@ class MultibodyProbe {
     trace.gravity = model_.gravity;
     trace.characteristic_length = model_.characteristic_length;
     trace.total_mass = model_.total_mass();
-    for (const auto& c : model_.contacts) {
-      trace.contact_radius.push_back(c.law.radius);
-      trace.has_friction = trace.has_friction || c.law.friction.acts();
-    }
+    for (const auto& c : model_.contacts) trace.contact_radius.push_back(c.law.radius);
+    trace.has_friction = model_.has_friction();
     trace.q_names = model_.position_names();
     trace.u_names = model_.speed_names();
     trace.q_units = model_.position_units();
@@ -129,10 +127,7 @@ Trace simulate_from(const MultibodyModel& model, const RunSettings& run, const E
 void simulate_from(const MultibodyModel& model, const RunSettings& run, const Eigen::VectorXd& x0, Trace& trace) {
   const MultibodySystem system(model);
   MultibodyProbe probe(system, x0, trace);
-  RunSettings capped = run;
-  if (!capped.integrator.fixed && capped.integrator.max_step == 0.0)
-    capped.integrator.max_step = adaptive_step_cap(model, run.integrator.method);
-  record_run(system, x0, capped, probe, trace);
+  record_run(system, x0, with_adaptive_step_cap(model, run), probe, trace);
 }
 
 }  // namespace dropsim

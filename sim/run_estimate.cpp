@@ -38,25 +38,23 @@ double columns(const MultibodyModel& model) {
   return 8.0 + model.nq + model.nu + 3.0 * static_cast<double>(model.contacts.size());
 }
 
-}  // namespace
-
-namespace {
-
 // Methods whose error estimate misses a contact inside a long step (see the header).
 bool needs_step_cap(integrators::Method method) {
   return method == integrators::Method::fehlberg78 || method == integrators::Method::cash_karp54;
 }
 constexpr double step_cap_per_period = 0.0625;
 
+template <class AnyModel>
+RunSettings capped(const AnyModel& model, RunSettings run) {
+  if (!run.integrator.fixed && run.integrator.max_step == 0.0 && needs_step_cap(run.integrator.method))
+    run.integrator.max_step = step_cap_per_period * contact_period(model);
+  return run;
+}
+
 }  // namespace
 
-double adaptive_step_cap(const DropModel& model, integrators::Method method) {
-  return needs_step_cap(method) ? step_cap_per_period * contact_period(model) : 0.0;
-}
-
-double adaptive_step_cap(const MultibodyModel& model, integrators::Method method) {
-  return needs_step_cap(method) ? step_cap_per_period * contact_period(model) : 0.0;
-}
+RunSettings with_adaptive_step_cap(const DropModel& model, RunSettings run) { return capped(model, run); }
+RunSettings with_adaptive_step_cap(const MultibodyModel& model, RunSettings run) { return capped(model, run); }
 
 RunEstimate estimate_run(const Model& model, const RunSettings& run) {
   RunEstimate e;

@@ -19,7 +19,8 @@ struct RunEstimate {
 // static equilibrium, or at the initial state where there is none (gravity 0).
 RunEstimate estimate_run(const Model& model, const RunSettings& run);
 
-// The largest step an adaptive method may take on a model (0: unbounded).
+// `run` with the largest step an adaptive method may take on the model, where
+// one is needed and none is set (fixed-step runs are left as they are).
 // In free flight the solution is a parabola, which the embedded pairs
 // integrate exactly, so the error estimate is zero and the step grows
 // fivefold per step until it can hold a whole contact. Fehlberg 7(8)'s
@@ -35,7 +36,7 @@ RunEstimate estimate_run(const Model& model, const RunSettings& run);
 // equilibrium, or at the initial state where there is none; with no contact
 // compressed there (bodies in flight with gravity 0, say) it is 0 and the
 // step is not capped.
-double adaptive_step_cap(const DropModel& model, integrators::Method method);
-double adaptive_step_cap(const MultibodyModel& model, integrators::Method method);
+RunSettings with_adaptive_step_cap(const DropModel& model, RunSettings run);
+RunSettings with_adaptive_step_cap(const MultibodyModel& model, RunSettings run);
 
 }  // namespace dropsim

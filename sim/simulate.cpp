@@ -159,10 +159,7 @@ Trace simulate(const DropModel& model, const RunSettings& run) {
 void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
   const DropSystem system(model);
   DropProbe probe(model, trace);
-  RunSettings capped = run;
-  if (!capped.integrator.fixed && capped.integrator.max_step == 0.0)
-    capped.integrator.max_step = adaptive_step_cap(model, run.integrator.method);
-  record_run(system, system.initial_state(), capped, probe, trace);
+  record_run(system, system.initial_state(), with_adaptive_step_cap(model, run), probe, trace);
 }
 
 }  // namespace dropsim

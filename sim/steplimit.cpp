@@ -134,16 +134,13 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
   // fastest mode, so that growth just above the limit shows.
   Eigen::VectorXd x0 = eq.x;
   x0.tail(model.nu) += mode_exciting_kick(lin, 1e-3 * lin.indentation.minCoeff());
-  double slowest = std::numeric_limits<double>::infinity();  // the smallest transition velocity
-  for (const Contact& c : model.contacts)
-    if (c.law.friction.acts()) slowest = std::min(slowest, c.law.friction.transition_velocity);
   if (lin.friction_damping.size() != 0) {
     // Friction's directions too, at speeds a thousandth of the smallest
     // transition velocity: well inside its linear (damper) range.
     const Eigen::VectorXd pattern = lin.M.ldlt().solve(
         lin.friction_damping * Eigen::VectorXd::LinSpaced(model.nu, 1.0, 2.0));
     if (pattern.cwiseAbs().maxCoeff() > 0.0)
-      x0.tail(model.nu) += (1e-3 * slowest / pattern.cwiseAbs().maxCoeff()) * pattern;
+      x0.tail(model.nu) += (1e-3 * model.slowest_transition_velocity() / pattern.cwiseAbs().maxCoeff()) * pattern;
     // No contact may start slipping faster than that either: a normal kick
     // that turns the body slips the contacts off its centre's level, and a
     // slip near v_t is Coulomb's saturated range, where the growth of
@@ -156,7 +153,7 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
       const double allowed = 1e-3 * model.contacts[c].law.friction.transition_velocity;
       if (model.contacts[c].law.friction.acts() && slip[c] > allowed) scale = std::min(scale, allowed / slip[c]);
     }
-    x0.tail(model.nu) = eq.x.tail(model.nu) + scale * (x0.tail(model.nu) - eq.x.tail(model.nu));
+    x0.tail(model.nu) *= scale;  // the equilibrium is at rest: the speeds are the kick
   }
   RunSettings r = run;
   r.duration = std::max(run.duration, 500.0 * 2.0 * std::acos(-1.0) / linear.fastest_rate());
