@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
-# Builds everything with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/ and
-# runs the whole test suite there; any sanitizer report fails (UBSan does not recover).
+# Builds the tests in build-asan/ (clang, AddressSanitizer + UndefinedBehaviorSanitizer;
+# scripts/configure-asan.sh) and runs the whole suite there; any sanitizer report
+# fails (UBSan does not recover).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-# The Simbody peer tests stay in the main build: Simbody itself is not
-# instrumented, and its headers are the slowest files to compile.
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDROPSIM_SANITIZE=ON -DDROPSIM_BUILD_BENCH=OFF \
-  -DDROPSIM_PEER_TESTS=OFF \
-  "${launcher[@]}" >/dev/null
+bash scripts/configure-asan.sh
 cmake --build build-asan -j"$(nproc)"
 # halt_on_error: the first report fails the test that triggered it; the tests run dropsim
 # as a subprocess, and these settings reach it through the environment.

@@ -5,6 +5,9 @@
 
 #include "dropsim/sim/contact_laws.hpp"
 #include "dropsim/sim/conventions.hpp"
+#ifdef DROPSIM_INJECT_RHS_COST
+#include "dropsim/sim/injected_cost.hpp"
+#endif
 
 namespace dropsim {
 
@@ -35,6 +38,9 @@ class DropSystem {
   int num_positions() const { return 1; }
 
   void operator()(const Vector& s, Vector& dsdt, double /*t*/) const {
+#ifdef DROPSIM_INJECT_RHS_COST
+    injected_rhs_cost();
+#endif
     const double f = contact_force(m_.law, -s[0], -s[1]);
     // n F / M by a multiplication: a division in every stage sat on the step's critical path.
     dsdt = Vector(s[1], f * spheres_per_mass_ - m_.gravity);

@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""How often the timing A/B cries wolf, and how often it catches a real slowdown
+(docs/performance.md#ab-calibration).
+
+    scripts/bench_calibrate.py [--rounds N] [--spins S ...] [-- bench_ab options]
+
+Builds two Release trees of this checkout in build-calib/: plain, and with the
+test-only cost per right-hand side (-DDROPSIM_INJECT_RHS_COST=ON). Then runs
+the whole A/B procedure of scripts/bench_ab.py (first round, confirmation
+round, verdict) N times plain against plain (A/A: every failure is a false
+alarm), and N times plain against the injected build for each spin count S.
+Each benchmark's true slowdown at S is the median change pooled over all of
+its rounds. Writes results/bench/calibration.json and prints the rates.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = ["paper_suite_bench", "work_precision_bench"]
+
+
+def progress(msg):
+    print(f"bench-calibrate: {msg}", file=sys.stderr, flush=True)
+
+
+def build(name, extra):
+    d = ROOT / "build-calib" / name
+    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DDROPSIM_BUILD_TESTS=OFF", "-DDROPSIM_BUILD_BENCH=ON", *extra]
+    if shutil.which("ccache"):
+        flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+    progress(f"building {d}")
+    subprocess.run(["cmake", "-S", str(ROOT), "-B", str(d), *flags], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", str(d), f"-j{os.cpu_count() or 2}", "--target", *PROGRAMS], check=True,
+                   stdout=subprocess.DEVNULL)
+    return d
+
+
+def one_round(a, b, spins, out, ab_args):
+    cmd = ["/usr/bin/python3", str(ROOT / "scripts/bench_ab.py"), "--a-build", str(a), "--b-build", str(b),
+           "--out", str(out), *ab_args]
+    if spins is not None:
+        cmd += ["--b-env", f"DROPSIM_INJECTED_RHS_SPINS={spins}"]
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}")
+    report = json.loads((out / "report.json").read_text())
+    return done.returncode == 1, report
+
+
+def median(xs):
+    ys = sorted(xs)
+    n = len(ys)
+    return ys[n // 2] if n % 2 else 0.5 * (ys[n // 2 - 1] + ys[n // 2])
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=100, help="A/B procedures per setting (default 100)")
+    ap.add_argument("--spins", type=int, nargs="*", default=[], help="injected spins per right-hand side")
+    ap.add_argument("--skip-aa", action="store_true", help="only the injected settings")
+    ap.add_argument("--json", default="results/bench/calibration.json")
+    a, ab_args = ap.parse_known_args(argv)
+    ab_args = [x for x in ab_args if x != "--"]
+    plain = build("plain", [])
+    injected = build("injected", ["-DDROPSIM_INJECT_RHS_COST=ON"]) if a.spins else None
+    settings = ([] if a.skip_aa else [("A/A", plain, None)]) + [(f"spins {s}", injected, s) for s in a.spins]
+    results = []
+    for label, b, spins in settings:
+        failures, changes, caught = 0, {}, {}
+        for r in range(a.rounds):
+            failed, report = one_round(plain, b, spins, ROOT / "build-calib" / "ab", ab_args)
+            failures += failed
+            for row in report["benchmarks"]:
+                if "change" in row:
+                    changes.setdefault(row["benchmark"], []).append(row["change"])
+                    caught[row["benchmark"]] = caught.get(row["benchmark"], 0) + (row["verdict"] == "slower")
+            progress(f"{label}: round {r + 1}/{a.rounds}, {failures} failed so far")
+        results.append({"setting": label, "spins": spins, "rounds": a.rounds, "failed_rounds": failures,
+                        "benchmarks": {name: {"true_change": median(cs), "flagged_rounds": caught[name]}
+                                       for name, cs in sorted(changes.items())}})
+        print(f"{label}: {failures} of {a.rounds} rounds failed")
+        for name, cs in sorted(changes.items()):
+            print(f"  {name:<52} median change {100 * median(cs):+6.1f} %, flagged in {caught[name]} rounds")
+    out = ROOT / a.json
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"settings": ab_args, "results": results}, indent=2) + "\n")
+    os.replace(tmp, out)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

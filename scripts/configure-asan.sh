@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Configures build-asan/, the one instrumented tree CI builds: clang with ASan,
+# UBSan and libFuzzer coverage, so the whole test suite (scripts/ci-sanitize.sh)
+# and the fuzz harnesses (scripts/ci-fuzz.sh) share every compiled object.
+# -O1 with line tables only: the sanitizers' usual setting, and far quicker to
+# compile and link than -O2 -g. Needs clang (scripts/install-ci-tools.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v clang++ >/dev/null; then
+  echo "configure-asan: clang++ not found; scripts/install-ci-tools.sh installs it" >&2
+  exit 2
+fi
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+# The Simbody peer tests stay in the main build: Simbody itself is not
+# instrumented, and its headers are the slowest files to compile.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+  -DDROPSIM_FUZZ=ON -DDROPSIM_BUILD_TESTS=ON -DDROPSIM_BUILD_BENCH=OFF -DDROPSIM_PEER_TESTS=OFF \
+  "${launcher[@]}" >/dev/null
