@@ -3,10 +3,9 @@
 
 #include <cstdio>
 #include <iostream>
-#include <tuple>
 
 #include "apps/commands.hpp"
-#include "dropsim/io/hdf5_reader.hpp"
+#include "dropsim/io/curve_pair.hpp"
 #include "dropsim/io/input_error.hpp"
 #include "dropsim/sim/trace_compare.hpp"
 
@@ -16,8 +15,7 @@ namespace {
 
 struct CompareOptions {
   std::vector<std::string> files;
-  std::string x = "tau";
-  std::string y = "force_normalized";
+  io::CurveSpec curve;
   Tolerance tol;
   bool json = false;
 };
@@ -29,29 +27,20 @@ struct Pair {
 
 // Reads both curves of one pair and compares them; bad input throws InputError.
 Pair compare_pair(const std::string& a, const std::string& b, const CompareOptions& o) {
-  const io::Series xa = io::read_series(a, o.x), ya = io::read_series(a, o.y);
-  const io::Series xb = io::read_series(b, o.x), yb = io::read_series(b, o.y);
-  // Each file's curve on its own first, so that the error names the file and its dataset.
-  for (const auto& [file, x, y] : {std::tie(a, xa, ya), std::tie(b, xb, yb)})
-    if (const CurveProblem p = check_curve(x.values, y.values); !p.message.empty())
-      throw io::InputError(file, "/" + (p.in_x ? o.x : o.y), p.message);
-  if (ya.units != yb.units)
-    throw io::InputError(b, "/" + o.y, "units \"" + yb.units + "\" differ from \"" + ya.units + "\" in " + a +
-                                           "; compare refuses to subtract quantities of different units");
-  if (xa.units != xb.units)
-    throw io::InputError(b, "/" + o.x, "units \"" + xb.units + "\" differ from \"" + xa.units + "\" in " + a +
-                                           "; the x axes are not the same quantity");
-  const CompareOutcome r = compare_curves(xa.values, ya.values, xb.values, yb.values, o.tol);
-  if (!r.error.empty()) throw io::InputError(a + " vs " + b, "/" + o.y + "(" + o.x + ")", r.error);
-  return {a, b, ya.units, r.result};
+  H5::Exception::dontPrint();
+  const char* expected = "an HDF5 trace written by dropsim run";
+  const io::Curve ca = io::read_curve(io::open_hdf5_input(a, expected), a, o.curve);
+  const io::Curve cb = io::read_curve(io::open_hdf5_input(b, expected), b, o.curve);
+  const io::ComparedPair r = io::compare_curve_pair(a, ca, b, cb, o.curve, o.tol);
+  return {a, b, r.units, r.c};
 }
 
 void print_line(const Pair& p, const CompareOptions& o) {
   const Comparison& c = p.c;
-  const char* x = o.x.c_str();
+  const char* x = o.curve.x.c_str();
   std::printf("%s %s vs %s: %s [%s] on %s, overlap [%.6g, %.6g] (%zu A samples): max |diff| %.3g at %s = %.6g, "
               "rms %.3g, peak %.9g at %s = %.6g vs %.9g at %.6g (diff %.3g, position diff %.3g), final diff %.3g",
-              c.within_tolerance() ? "ok  " : "FAIL", p.a.c_str(), p.b.c_str(), o.y.c_str(), p.units.c_str(), x,
+              c.within_tolerance() ? "ok  " : "FAIL", p.a.c_str(), p.b.c_str(), o.curve.y.c_str(), p.units.c_str(), x,
               c.overlap_begin, c.overlap_end, c.samples, c.max_abs_diff, x, c.x_of_max, c.rms_diff, c.peak_a, x,
               c.x_peak_a, c.peak_b, c.x_peak_b, c.peak_a - c.peak_b, c.x_peak_a - c.x_peak_b, c.final_diff);
   if (!c.within_tolerance())
@@ -91,7 +80,7 @@ int compare_all(const CompareOptions& o) {
   bool ok = true;
   for (const auto& p : pairs) ok = ok && p.c.within_tolerance();
   if (o.json) {
-    nlohmann::json out = {{"x", o.x}, {"y", o.y}, {"atol", o.tol.atol}, {"rtol", o.tol.rtol},
+    nlohmann::json out = {{"x", o.curve.x}, {"y", o.curve.y}, {"atol", o.tol.atol}, {"rtol", o.tol.rtol},
                           {"within_tolerance", ok}, {"pairs", nlohmann::json::array()}};
     for (const auto& p : pairs) out["pairs"].push_back(to_json(p));
     std::cout << out.dump(2) << "\n";
@@ -107,8 +96,8 @@ void add_compare_command(CLI::App& app, Runner& run) {
   auto o = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand("compare", "compare traces: B interpolated onto A's x grid over their overlap");
   cmd->add_option("files", o->files, "trace pairs: A.h5 B.h5 [A2.h5 B2.h5 ...]")->required()->expected(2, -1);
-  cmd->add_option("--x", o->x, "x axis: tau (default) or time")->check(CLI::IsMember({"tau", "time"}));
-  cmd->add_option("--y", o->y, "dataset: any 1-D one, or NAME[COLUMN] of a 2-D one (default force_normalized)");
+  cmd->add_option("--x", o->curve.x, "x axis: tau (default) or time")->check(CLI::IsMember({"tau", "time"}));
+  cmd->add_option("--y", o->curve.y, "dataset: any 1-D one, or NAME[COLUMN] of a 2-D one (default force_normalized)");
   cmd->add_option("--atol", o->tol.atol, "absolute tolerance (default 1e-6)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--rtol", o->tol.rtol, "relative tolerance, times |A| (default 0)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", o->json, "print one JSON object");

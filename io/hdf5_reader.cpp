@@ -71,11 +71,15 @@ H5::H5File open_hdf5_input(const std::string& path, const std::string& expected)
 }
 
 Series read_series(const std::string& path, const std::string& spec) {
+  H5::Exception::dontPrint();
+  return read_series(open_hdf5_input(path, "an HDF5 trace written by dropsim run"), path, spec);
+}
+
+Series read_series(const H5::H5File& file, const std::string& path, const std::string& spec) {
   const Request req = parse_spec(path, spec);
   const std::string where = dataset_path(req.name);
   H5::Exception::dontPrint();
   try {
-    H5::H5File file = open_hdf5_input(path, "an HDF5 trace written by dropsim run");
     if (!dataset_exists(file, where))
       throw InputError(path, where, "no such dataset in the trace");
     H5::DataSet d = file.openDataSet(where);

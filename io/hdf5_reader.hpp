@@ -36,5 +36,7 @@ std::optional<std::string> single_text_attribute(const H5::H5Object& where, cons
 // Throws InputError naming the file, the dataset and what is wrong (missing
 // file, missing dataset, column out of range, not numeric).
 Series read_series(const std::string& path, const std::string& spec);
+// The same from a file already open; `path` names it in messages.
+Series read_series(const H5::H5File& file, const std::string& path, const std::string& spec);
 
 }  // namespace dropsim::io

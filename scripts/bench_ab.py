@@ -108,7 +108,7 @@ def allowances(base_sha, head_sha):
     return [e for e in read(head_sha) if e not in old]
 
 
-def run_rounds(builds, benches, rounds, repetitions, min_time, out_dir, tag, env_b):
+def run_rounds(builds, benches, rounds, repetitions, min_time, out_dir, tag, env_b, pin_cpu):
     """Every turn's JSON, per side: {'A': [paths], 'B': [paths]}; benches = [(program, filter)]."""
     files = {"A": [], "B": []}
     # Turn 0 warms the machine, the page cache and the CPU's frequency up and is not counted:
@@ -118,7 +118,8 @@ def run_rounds(builds, benches, rounds, repetitions, min_time, out_dir, tag, env
             for program, flt in benches:
                 progress(f"{tag} turn {r}/{rounds}: {side} {program}")
                 out = out_dir / f"{tag}_{r:02d}_{side}_{program}.json"
-                cmd = [str(builds[side] / "bin" / program), f"--benchmark_filter={flt}",
+                pin = ["taskset", "-c", str(pin_cpu)] if pin_cpu is not None else []
+                cmd = pin + [str(builds[side] / "bin" / program), f"--benchmark_filter={flt}",
                        f"--benchmark_repetitions={repetitions}", f"--benchmark_min_time={min_time}",
                        f"--benchmark_out={out}", "--benchmark_out_format=json"]
                 if program == "work_precision_bench":
@@ -126,7 +127,10 @@ def run_rounds(builds, benches, rounds, repetitions, min_time, out_dir, tag, env
                 env = dict(os.environ, **(env_b if side == "B" else {}))
                 done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 if done.returncode != 0:
-                    raise RuntimeError(f"{cmd[0]} exited {done.returncode}: {done.stderr.strip()[-400:]}")
+                    raise RuntimeError(f"{' '.join(cmd[:len(pin) + 1])} exited {done.returncode}: "
+                                       f"{done.stderr.strip()[-400:]}")
+                if not out.exists() or out.stat().st_size == 0:
+                    raise RuntimeError(f"{program}: the filter {flt!r} matched no benchmark")
                 if r > 0:
                     files[side].append(out)
     return files
@@ -140,6 +144,13 @@ def program_of(files):
         for run in json.loads(path.read_text())["benchmarks"]:
             out[run.get("run_name", run["name"])] = program
     return out
+
+
+def regex_literal(name):
+    """name as a regular expression matching only itself, in the syntax of any regex engine
+    Google Benchmark may be built with (POSIX extended or ECMAScript): only their shared
+    special characters are escaped (Python's re.escape escapes '-', which POSIX leaves undefined)."""
+    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", name)
 
 
 def write_whole(path, text):
@@ -162,16 +173,21 @@ def main(argv):
     ap.add_argument("--repetitions", type=int, default=1, help="repetitions per turn (default 1)")
     ap.add_argument("--min-time", type=float, default=0.1, help="seconds per repetition (default 0.1)")
     ap.add_argument("--threshold", type=float, default=0.10, help="slowdown that fails (default 0.10)")
-    ap.add_argument("--alpha", type=float, default=0.01, help="U test level (default 0.01)")
+    ap.add_argument("--alpha", type=float, default=0.01, help="U test level of the first round (default 0.01)")
+    ap.add_argument("--alpha-confirm", type=float, default=0.05,
+                    help="U test level of the confirming round (default 0.05)")
     ap.add_argument("--out", default="results/bench/ab", help="folder for the JSON and the report")
+    ap.add_argument("--pin-cpu", type=int, help="run every benchmark process on this CPU (taskset)")
     a = ap.parse_args(argv)
     try:
         benches = [tuple(b.split("=", 1)) for b in (a.bench or DEFAULT_BENCHES)]
         if any(len(b) != 2 or not b[0] or not b[1] for b in benches):
             raise UsageError("--bench wants PROGRAM=FILTER")
         programs = sorted({p for p, _ in benches})
-        if a.rounds < 2 or a.repetitions < 1 or a.min_time <= 0 or a.threshold <= 0 or not 0 < a.alpha < 1:
-            raise UsageError("--rounds >= 2, --repetitions >= 1, --min-time > 0, --threshold > 0, 0 < --alpha < 1")
+        if (a.rounds < 2 or a.repetitions < 1 or a.min_time <= 0 or a.threshold <= 0 or not 0 < a.alpha < 1
+                or not 0 < a.alpha_confirm < 1):
+            raise UsageError("--rounds >= 2, --repetitions >= 1, --min-time > 0, --threshold > 0, "
+                             "0 < --alpha < 1, 0 < --alpha-confirm < 1")
         env_b = dict(kv.split("=", 1) for kv in a.b_env)
         base_sha = head_sha = None
         if a.base is not None:
@@ -193,7 +209,8 @@ def main(argv):
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir()
     try:
-        first = run_rounds(builds, benches, a.rounds, a.repetitions, a.min_time, scratch, "first", env_b)
+        first = run_rounds(builds, benches, a.rounds, a.repetitions, a.min_time, scratch, "first", env_b,
+                           a.pin_cpu)
         rows = bench_verdict.apply_allowances(
             bench_verdict.compare(first["A"], first["B"], a.threshold, a.alpha), allowed)
         suspects = [r["benchmark"] for r in rows if r["verdict"] == "slower"]
@@ -201,13 +218,16 @@ def main(argv):
             owner = program_of(first["A"] + first["B"])
             confirm_benches = []
             for program in programs:
-                names = [re.escape(s) for s in suspects if owner.get(s) == program]
+                names = [regex_literal(s) for s in suspects if owner.get(s) == program]
                 if names:
                     confirm_benches.append((program, "^(" + "|".join(names) + ")$"))
             progress(f"{len(suspects)} suspected slowdown(s); a second interleaved round to confirm")
             second = run_rounds(builds, confirm_benches, a.rounds, a.repetitions, a.min_time, scratch, "confirm",
-                                env_b)
-            again = {r["benchmark"]: r for r in bench_verdict.compare(second["A"], second["B"], a.threshold, a.alpha)}
+                                env_b, a.pin_cpu)
+            # The second round confirms at the laxer alpha_confirm: a false alarm must pass both
+            # (alpha x alpha_confirm, the rounds being independent), a real slowdown passes each easily.
+            again = {r["benchmark"]: r
+                     for r in bench_verdict.compare(second["A"], second["B"], a.threshold, a.alpha_confirm)}
             for r in rows:
                 if r["benchmark"] in again:
                     r["confirmation"] = {k: again[r["benchmark"]][k] for k in ("verdict", "change", "p_value")}
@@ -219,7 +239,7 @@ def main(argv):
         title = f"Timing A/B: A = {label_a}, B = {label_b}"
         report = {"a": label_a, "b": label_b, "settings": {
             "rounds": a.rounds, "repetitions": a.repetitions, "min_time": a.min_time, "threshold": a.threshold,
-            "alpha": a.alpha, "benches": [f"{p}={f}" for p, f in benches]},
+            "alpha": a.alpha, "alpha_confirm": a.alpha_confirm, "benches": [f"{p}={f}" for p, f in benches]},
             "allowances": allowed, "benchmarks": rows, "regression": bool(regressions)}
         write_whole(out_dir / "report.json", json.dumps(report, indent=2) + "\n")
         write_whole(out_dir / "report.md", bench_verdict.markdown(rows, title))

@@ -28,8 +28,10 @@ def progress(msg):
     print(f"bench-calibrate: {msg}", file=sys.stderr, flush=True)
 
 
-def build(name, extra):
+def build(name, extra, skip):
     d = ROOT / "build-calib" / name
+    if skip:
+        return d
     flags = ["-DCMAKE_BUILD_TYPE=Release", "-DDROPSIM_BUILD_TESTS=OFF", "-DDROPSIM_BUILD_BENCH=ON", *extra]
     if shutil.which("ccache"):
         flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
@@ -45,9 +47,9 @@ def one_round(a, b, spins, out, ab_args):
            "--out", str(out), *ab_args]
     if spins is not None:
         cmd += ["--b-env", f"DROPSIM_INJECTED_RHS_SPINS={spins}"]
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}")
+        raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()[-600:]}")
     report = json.loads((out / "report.json").read_text())
     return done.returncode == 1, report
 
@@ -63,27 +65,39 @@ def main(argv):
     ap.add_argument("--rounds", type=int, default=100, help="A/B procedures per setting (default 100)")
     ap.add_argument("--spins", type=int, nargs="*", default=[], help="injected spins per right-hand side")
     ap.add_argument("--skip-aa", action="store_true", help="only the injected settings")
+    ap.add_argument("--no-build", action="store_true", help="use build-calib/ as it is (a second calibration "
+                    "running beside a first)")
     ap.add_argument("--json", default="results/bench/calibration.json")
+    ap.add_argument("--rounds-at", action="append", default=[], metavar="SPINS=N",
+                    help="a different number of procedures for one spin count")
     a, ab_args = ap.parse_known_args(argv)
     ab_args = [x for x in ab_args if x != "--"]
-    plain = build("plain", [])
-    injected = build("injected", ["-DDROPSIM_INJECT_RHS_COST=ON"]) if a.spins else None
+    plain = build("plain", [], a.no_build)
+    injected = build("injected", ["-DDROPSIM_INJECT_RHS_COST=ON"], a.no_build) if a.spins else None
     settings = ([] if a.skip_aa else [("A/A", plain, None)]) + [(f"spins {s}", injected, s) for s in a.spins]
     results = []
+    rounds_at = {int(k): int(v) for k, v in (x.split("=", 1) for x in a.rounds_at)}
+    scratch = ROOT / "build-calib" / ("ab-" + Path(a.json).stem)  # apart, so that two calibrations can run at once
     for label, b, spins in settings:
-        failures, changes, caught = 0, {}, {}
-        for r in range(a.rounds):
-            failed, report = one_round(plain, b, spins, ROOT / "build-calib" / "ab", ab_args)
+        failures, changes, caught, procedures = 0, {}, {}, []
+        rounds = rounds_at.get(spins, a.rounds)
+        for r in range(rounds):
+            failed, report = one_round(plain, b, spins, scratch, ab_args)
             failures += failed
+            procedures.append({"failed": failed, "benchmarks": [
+                {k: row.get(k) for k in ("benchmark", "verdict", "change", "p_value", "confirmation")}
+                for row in report["benchmarks"]]})
             for row in report["benchmarks"]:
                 if "change" in row:
                     changes.setdefault(row["benchmark"], []).append(row["change"])
                     caught[row["benchmark"]] = caught.get(row["benchmark"], 0) + (row["verdict"] == "slower")
-            progress(f"{label}: round {r + 1}/{a.rounds}, {failures} failed so far")
-        results.append({"setting": label, "spins": spins, "rounds": a.rounds, "failed_rounds": failures,
-                        "benchmarks": {name: {"true_change": median(cs), "flagged_rounds": caught[name]}
-                                       for name, cs in sorted(changes.items())}})
-        print(f"{label}: {failures} of {a.rounds} rounds failed")
+            progress(f"{label}: round {r + 1}/{rounds}, {failures} failed so far")
+        results.append({"setting": label, "spins": spins, "rounds": rounds, "failed_rounds": failures,
+                        "benchmarks": {name: {"true_change": median(cs), "flagged_rounds": caught[name],
+                                              "changes": cs}
+                                       for name, cs in sorted(changes.items())},
+                        "procedures": procedures})
+        print(f"{label}: {failures} of {rounds} rounds failed", flush=True)
         for name, cs in sorted(changes.items()):
             print(f"  {name:<52} median change {100 * median(cs):+6.1f} %, flagged in {caught[name]} rounds")
     out = ROOT / a.json

@@ -13,6 +13,6 @@ if ! git rev-parse --verify --quiet 'HEAD~1^{commit}' >/dev/null; then
 fi
 bash scripts/build.sh paper_suite_bench work_precision_bench
 status=0
-bash scripts/bench-ab.sh HEAD~1 HEAD --b-build build || status=$?
+bash scripts/bench-ab.sh HEAD~1 HEAD --b-build build --pin-cpu 0 || status=$?
 cat results/bench/ab/report.md 2>/dev/null || true
 exit "$status"

@@ -10,6 +10,11 @@ if ! command -v clang++ >/dev/null; then
   echo "configure-asan: clang++ not found; scripts/install-ci-tools.sh installs it" >&2
   exit 2
 fi
+# A tree configured by an older version of this script with GCC cannot switch compilers.
+if [ -f build-asan/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++' build-asan/CMakeCache.txt; then
+  echo "configure-asan: build-asan/ was configured with another compiler; starting it afresh with clang" >&2
+  rm -rf build-asan
+fi
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 # The Simbody peer tests stay in the main build: Simbody itself is not

@@ -38,10 +38,10 @@ class DropSystem {
   int num_positions() const { return 1; }
 
   void operator()(const Vector& s, Vector& dsdt, double /*t*/) const {
+    double f = contact_force(m_.law, -s[0], -s[1]);
 #ifdef DROPSIM_INJECT_RHS_COST
-    injected_rhs_cost();
+    f += injected_rhs_cost(f);
 #endif
-    const double f = contact_force(m_.law, -s[0], -s[1]);
     // n F / M by a multiplication: a division in every stage sat on the step's critical path.
     dsdt = Vector(s[1], f * spheres_per_mass_ - m_.gravity);
   }

@@ -8,17 +8,20 @@
 
 namespace dropsim {
 
-inline void injected_rhs_cost() {
+// Returns 0 by a chain of `spins` dependent multiply-adds that starts from `seed`;
+// the caller adds it to a derivative, which puts the chain on the step's
+// critical path: out-of-order execution cannot hide it beside other work.
+inline double injected_rhs_cost(double seed) {
   static const long spins = [] {
     const char* text = std::getenv("DROPSIM_INJECTED_RHS_SPINS");
     return text ? std::atol(text) : 0L;
   }();
-  // A dependent chain the compiler may not fold: each spin costs one multiply-add's latency.
-  double x = 1.0;
+  double x = seed;
   for (long i = 0; i < spins; ++i) {
     x = x * 0.999999 + 1e-6;
-    asm volatile("" : "+m"(x));
+    asm volatile("" : "+m"(x));  // through memory: never folded, on any target
   }
+  return 0.0 * x;  // IEEE: 0 for any finite x, and no compiler may drop x
 }
 
 }  // namespace dropsim
