@@ -23,4 +23,4 @@ rm -rf "$run/seeds" && mkdir -p "$run/seeds"
 find scenarios tests/bad_inputs -name '*.json' -exec cp -t "$run/seeds" {} +
 fuzz scenario_fuzz -dict=fuzz/scenario.dict "$run/scenario_fuzz/corpus" "$run/seeds"
 # The trace harness decodes any bytes into two traces: it needs no seeds.
-fuzz trace_fuzz "$run/trace_fuzz/corpus"
+fuzz trace_fuzz -max_len=2048 "$run/trace_fuzz/corpus"
