@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """How often the timing A/B cries wolf, and how often it catches a real slowdown
-(docs/performance.md#ab-calibration).
+(docs/performance.md#calibration).
 
     scripts/bench_calibrate.py [--rounds N] [--spins S ...] [-- bench_ab options]
 

@@ -1,5 +1,5 @@
 // Test-only: a known extra cost per right-hand side, for measuring how well the
-// timing A/B (scripts/bench-ab.sh) catches a slowdown (scripts/bench-calibrate.sh).
+// timing A/B (scripts/bench-ab.sh) catches a slowdown (scripts/bench_calibrate.py).
 // Compiled in only with -DDROPSIM_INJECT_RHS_COST=ON; the environment variable
 // DROPSIM_INJECTED_RHS_SPINS sets the spins per evaluation (0 when unset).
 #pragma once
