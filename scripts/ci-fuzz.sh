@@ -22,5 +22,6 @@ fuzz() {  # harness, then libFuzzer's options and corpus folders
 rm -rf "$run/seeds" && mkdir -p "$run/seeds"
 find scenarios tests/bad_inputs -name '*.json' -exec cp -t "$run/seeds" {} +
 fuzz scenario_fuzz -dict=fuzz/scenario.dict "$run/scenario_fuzz/corpus" "$run/seeds"
-# The trace harness decodes any bytes into two traces: it needs no seeds.
-fuzz trace_fuzz -max_len=2048 "$run/trace_fuzz/corpus"
+# The trace harness decodes any bytes into two traces: it needs no seeds, and long inputs
+# from the start (each byte chooses part of a layout).
+fuzz trace_fuzz -max_len=2048 -len_control=0 "$run/trace_fuzz/corpus"
