@@ -54,17 +54,22 @@ def resolve(rev):
 
 
 def build_revision(sha, programs):
-    """build-ab/<sha>/build with the benchmark programs of that commit: Release, as scripts/build.sh."""
+    """build-ab/<sha>/build with the benchmark programs of that commit."""
     base = ROOT / "build-ab" / sha[:12]
     src, build = base / "src", base / "build"
     if not (src / ".git").exists():
         progress(f"checking out {sha[:12]} in {src}")
         base.mkdir(parents=True, exist_ok=True)
         git("worktree", "add", "--force", "--detach", str(src), sha)
-    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DDROPSIM_BUILD_TESTS=OFF", "-DDROPSIM_BUILD_BENCH=ON"]
+    progress(f"building {', '.join(programs)} of {sha[:12]}")
+    return build_benchmarks(src, build, programs)
+
+
+def build_benchmarks(src, build, programs, extra_flags=()):
+    """Configures and builds `programs` of the tree `src` in `build`: Release, as scripts/build.sh."""
+    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DDROPSIM_BUILD_TESTS=OFF", "-DDROPSIM_BUILD_BENCH=ON", *extra_flags]
     if shutil.which("ccache"):
         flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
-    progress(f"building {', '.join(programs)} of {sha[:12]}")
     subprocess.run(["cmake", "-S", str(src), "-B", str(build), *flags], check=True, stdout=subprocess.DEVNULL)
     subprocess.run(["cmake", "--build", str(build), f"-j{os.cpu_count() or 2}", "--target", *programs],
                    check=True, stdout=subprocess.DEVNULL)

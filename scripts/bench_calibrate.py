@@ -14,11 +14,12 @@ its rounds. Writes results/bench/calibration.json and prints the rates.
 """
 import argparse
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from bench_ab import build_benchmarks, write_whole
+from bench_verdict import median
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ["paper_suite_bench", "work_precision_bench"]
@@ -32,14 +33,8 @@ def build(name, extra, skip):
     d = ROOT / "build-calib" / name
     if skip:
         return d
-    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DDROPSIM_BUILD_TESTS=OFF", "-DDROPSIM_BUILD_BENCH=ON", *extra]
-    if shutil.which("ccache"):
-        flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
     progress(f"building {d}")
-    subprocess.run(["cmake", "-S", str(ROOT), "-B", str(d), *flags], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cmake", "--build", str(d), f"-j{os.cpu_count() or 2}", "--target", *PROGRAMS], check=True,
-                   stdout=subprocess.DEVNULL)
-    return d
+    return build_benchmarks(ROOT, d, PROGRAMS, extra)
 
 
 def one_round(a, b, spins, out, ab_args):
@@ -52,12 +47,6 @@ def one_round(a, b, spins, out, ab_args):
         raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()[-600:]}")
     report = json.loads((out / "report.json").read_text())
     return done.returncode == 1, report
-
-
-def median(xs):
-    ys = sorted(xs)
-    n = len(ys)
-    return ys[n // 2] if n % 2 else 0.5 * (ys[n // 2 - 1] + ys[n // 2])
 
 
 def main(argv):
@@ -102,9 +91,7 @@ def main(argv):
             print(f"  {name:<52} median change {100 * median(cs):+6.1f} %, flagged in {caught[name]} rounds")
     out = ROOT / a.json
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"settings": ab_args, "results": results}, indent=2) + "\n")
-    os.replace(tmp, out)
+    write_whole(out, json.dumps({"settings": ab_args, "results": results}, indent=2) + "\n")
     print(f"wrote {out}")
     return 0
 
