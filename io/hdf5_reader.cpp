@@ -61,7 +61,13 @@ std::optional<std::string> single_text_attribute(const H5::H5Object& where, cons
 H5::H5File open_hdf5_input(const std::string& path, const std::string& expected) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "", "no such file (expected " + expected + ")");
-  if (H5::H5File::isHdf5(path) <= 0) throw InputError(path, "", "not an HDF5 file (expected " + expected + ")");
+  // isHdf5 throws rather than answers on a file it cannot read at all: that is "not HDF5" too.
+  bool hdf5 = false;
+  try {
+    hdf5 = H5::H5File::isHdf5(path) > 0;
+  } catch (const H5::Exception&) {
+  }
+  if (!hdf5) throw InputError(path, "", "not an HDF5 file (expected " + expected + ")");
   try {
     return H5::H5File(path, H5F_ACC_RDONLY);
   } catch (const H5::Exception&) {
