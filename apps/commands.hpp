@@ -20,5 +20,6 @@ void add_merge_command(CLI::App& app, Runner& run);
 void add_integrators_command(CLI::App& app, Runner& run);
 void add_steplimit_command(CLI::App& app, Runner& run);
 void add_modes_command(CLI::App& app, Runner& run);
+void add_osim_command(CLI::App& app, Runner& run);
 
 }  // namespace dropsim::app

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   add_integrators_command(app, run);
   add_steplimit_command(app, run);
   add_modes_command(app, run);
+  add_osim_command(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -134,6 +134,12 @@ void check_output_directory(const std::string& dir) {
   remove_registered(probe);
 }
 
+void write_text_file(const std::string& path, const std::string& text) {
+  AtomicFile file(path);
+  file.write(text.data(), text.size());
+  file.commit();
+}
+
 void check_output_file(const std::string& path) { (void)rename_target(path); }
 
 void install_signal_cleanup() {

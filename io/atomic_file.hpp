@@ -34,6 +34,9 @@ class AtomicFile {
   bool committed_ = false;
 };
 
+// A whole text file, complete or absent; throws IoError.
+void write_text_file(const std::string& path, const std::string& text);
+
 // Checks the output directory before any simulation runs; throws IoError.
 // A missing directory is created (`-o results/paper` on a fresh checkout);
 // one that cannot be created or written to is an error with the cause.

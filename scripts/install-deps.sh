@@ -10,6 +10,7 @@ packages=(
   libhdf5-dev                         # trace files (C++ API and the HL dimension scales)
   nlohmann-json3-dev                  # scenario files and --json output
   libcli11-dev                        # the command line
+  libpugixml-dev                      # OpenSim model files
   libgtest-dev                        # tests
   libbenchmark-dev                    # benchmarks
   python3 python3-h5py python3-numpy python3-matplotlib python3-jsonschema  # figures, schema checks

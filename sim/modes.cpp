@@ -82,13 +82,12 @@ Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::Vect
   return -by_increment;
 }
 
-ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x) {
+ModesAnalysis contact_modes(Linearization linearization) {
   ModesAnalysis out;
-  out.x = x;
-  out.lin = linearize(model, x);
+  out.lin = std::move(linearization);
   const Linearization& lin = out.lin;
   const Eigen::Index nc = lin.J.rows();
-  const int nu = model.nu;
+  const auto nu = static_cast<int>(lin.M.rows());
   out.free_motions = null_space_basis(lin.J, nu);
   // No compressed contact: no contact modes, every motion free. (Eigen's
   // triangular solve of an empty right-hand side reads through a null pointer.)
@@ -136,6 +135,24 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     out.modes.push_back(m);
   }
 
+  std::sort(out.modes.begin(), out.modes.end(), [](const Mode& a, const Mode& b) { return a.omega < b.omega; });
+  if (!out.modes.empty()) {
+    out.omega_max = out.modes.back().omega;
+    out.t_c = 1.0 / out.omega_max;
+    out.period = 2.0 * std::numbers::pi * out.t_c;
+    out.step_20 = out.period / 20.0;
+  }
+  out.decay_rates = real_decay_rates(lin);
+  out.friction_stiffest = !out.decay_rates.empty() && out.decay_rates.front() > lin.normal_system().fastest_rate();
+  return out;
+}
+
+ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x) {
+  ModesAnalysis out = contact_modes(linearize(model, x));
+  out.x = x;
+  if (out.lin.J.rows() == 0) return out;
+  const Linearization& lin = out.lin;
+  const Eigen::MatrixXd damping = lin.J.transpose() * lin.C * lin.J;
   // The full tangent: contact laws plus load (geometric) stiffness.
   const Eigen::MatrixXd kt = tangent_stiffness(model, x);
   const Eigen::MatrixXd kt_sym = 0.5 * (kt + kt.transpose());
@@ -153,15 +170,6 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     damped_loaded.assign(m, lin.M, damping);
     out.loaded_modes.push_back(m);
   }
-  std::sort(out.modes.begin(), out.modes.end(), [](const Mode& a, const Mode& b) { return a.omega < b.omega; });
-  if (!out.modes.empty()) {
-    out.omega_max = out.modes.back().omega;
-    out.t_c = 1.0 / out.omega_max;
-    out.period = 2.0 * std::numbers::pi * out.t_c;
-    out.step_20 = out.period / 20.0;
-  }
-  out.decay_rates = real_decay_rates(lin);
-  out.friction_stiffest = !out.decay_rates.empty() && out.decay_rates.front() > lin.normal_system().fastest_rate();
   return out;
 }
 

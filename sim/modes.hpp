@@ -58,6 +58,11 @@ std::vector<double> real_decay_rates(const Linearization& lin);
 
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x);
 
+// The contact modes of a linearisation alone (no load stiffness: that needs
+// the model's forces): what analyse_modes computes from linearize(). Any
+// generalised speeds: the articulated analysis passes joint-space ones.
+ModesAnalysis contact_modes(Linearization lin);
+
 // -df/dq at x (speeds set to zero), exact, along speed-space increments
 // (q (+) du); nu x nu (docs/physics.md#load-stiffness).
 Eigen::MatrixXd tangent_stiffness(const MultibodyModel& model, const Eigen::VectorXd& x);

@@ -1,0 +1,246 @@
+// Articulated kinematics by one pass from the ground out; composite body; linearisation.
+#include "dropsim/sim/articulated.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "dropsim/sim/kinematics.hpp"
+
+namespace dropsim {
+
+double ArticulatedModel::total_mass() const {
+  double m = 0.0;
+  for (const auto& b : bodies) m += b.mass;
+  return m;
+}
+
+Eigen::VectorXd ArticulatedModel::default_coordinates() const {
+  Eigen::VectorXd q(static_cast<Eigen::Index>(coordinates.size()));
+  for (std::size_t i = 0; i < coordinates.size(); ++i) q[static_cast<Eigen::Index>(i)] = coordinates[i].default_value;
+  return q;
+}
+
+Eigen::Matrix3d body_fixed_xyz(const Eigen::Vector3d& angles) {
+  return (Eigen::AngleAxisd(angles.x(), Eigen::Vector3d::UnitX()) * Eigen::AngleAxisd(angles.y(), Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(angles.z(), Eigen::Vector3d::UnitZ()))
+      .toRotationMatrix();
+}
+
+namespace {
+
+double axis_value(const TransformAxis& a, const Eigen::VectorXd& q) {
+  return a.function.value(a.coordinate >= 0 ? q[a.coordinate] : 0.0);
+}
+double axis_rate(const TransformAxis& a, const Eigen::VectorXd& q) {
+  return a.coordinate >= 0 ? a.function.derivative(q[a.coordinate]) : 0.0;
+}
+
+}  // namespace
+
+ArticulatedKinematics articulated_kinematics(const ArticulatedModel& model, const Eigen::VectorXd& q) {
+  const auto nc = static_cast<Eigen::Index>(model.coordinates.size());
+  if (q.size() != nc)
+    throw std::invalid_argument("articulated_kinematics: q has " + std::to_string(q.size()) + " entries, the model " +
+                                std::to_string(nc) + " coordinates");
+  ArticulatedKinematics kin;
+  kin.pose.assign(model.bodies.size(), Eigen::Isometry3d::Identity());
+  kin.jacobian.assign(model.bodies.size(), Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, nc));
+  std::vector<bool> placed(model.bodies.size(), false);
+  const Eigen::Matrix<double, 6, Eigen::Dynamic> ground_jacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, nc);
+  for (const ArticulatedJoint& joint : model.joints) {
+    if (joint.parent != ground_body && !placed[static_cast<std::size_t>(joint.parent)])
+      throw std::logic_error("articulated_kinematics: joint " + joint.name + " comes before its parent");
+    const Eigen::Isometry3d parent_frame_world = kin.pose_of(joint.parent) * joint.parent_frame;
+    // X_FM: body-fixed rotations, then translations in F; with the joint's
+    // angular and linear velocity in F per unit coordinate rate.
+    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+    Eigen::Matrix<double, 3, Eigen::Dynamic> spin = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, nc);
+    Eigen::Matrix<double, 3, Eigen::Dynamic> slide = Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, nc);
+    for (const TransformAxis& a : joint.rotations) {
+      if (a.coordinate >= 0) spin.col(a.coordinate) += axis_rate(a, q) * (rotation * a.axis);
+      rotation = rotation * Eigen::AngleAxisd(axis_value(a, q), a.axis).toRotationMatrix();
+    }
+    Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+    for (const TransformAxis& a : joint.translations) {
+      offset += axis_value(a, q) * a.axis;
+      if (a.coordinate >= 0) slide.col(a.coordinate) += axis_rate(a, q) * a.axis;
+    }
+    Eigen::Isometry3d joint_transform = Eigen::Isometry3d::Identity();
+    joint_transform.linear() = rotation;
+    joint_transform.translation() = offset;
+    const Eigen::Isometry3d moving_frame_world = parent_frame_world * joint_transform;
+    const auto child = static_cast<std::size_t>(joint.child);
+    kin.pose[child] = moving_frame_world * joint.child_frame.inverse();
+    placed[child] = true;
+
+    // Relative motion at a point x: R_GF slide + w_j x (x - p_M); at the world origin, R_GF slide + p_M x w_j.
+    const Eigen::Matrix3d r_gf = parent_frame_world.linear();
+    const Eigen::Matrix<double, 3, Eigen::Dynamic> w_joint = r_gf * spin;
+    auto& jac = kin.jacobian[child];
+    jac = joint.parent == ground_body ? ground_jacobian : kin.jacobian[static_cast<std::size_t>(joint.parent)];
+    jac.topRows<3>() += w_joint;
+    jac.bottomRows<3>() += r_gf * slide + cross_matrix(moving_frame_world.translation()) * w_joint;
+  }
+  for (std::size_t b = 0; b < placed.size(); ++b)
+    if (!placed[b]) throw std::logic_error("articulated_kinematics: body " + model.bodies[b].name + " has no joint");
+  return kin;
+}
+
+Eigen::MatrixXd joint_space_mass_matrix(const ArticulatedModel& model, const Eigen::VectorXd& q) {
+  const ArticulatedKinematics kin = articulated_kinematics(model, q);
+  const auto nc = static_cast<Eigen::Index>(model.coordinates.size());
+  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(nc, nc);
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const ArticulatedBody& body = model.bodies[b];
+    const Eigen::Isometry3d& pose = kin.pose[b];
+    const Eigen::Vector3d centre = pose * body.mass_centre;
+    const Eigen::Matrix<double, 3, Eigen::Dynamic> jw = kin.jacobian[b].topRows<3>();
+    const Eigen::Matrix<double, 3, Eigen::Dynamic> jc = kin.jacobian[b].bottomRows<3>() - cross_matrix(centre) * jw;
+    const Eigen::Matrix3d inertia = pose.linear() * body.inertia * pose.linear().transpose();
+    m.noalias() += body.mass * jc.transpose() * jc + jw.transpose() * inertia * jw;
+  }
+  return 0.5 * (m + m.transpose());
+}
+
+Eigen::Vector3d sphere_centre(const ArticulatedModel& model, const ArticulatedKinematics& kin, int sphere) {
+  const ContactSphereGeometry& s = model.spheres[static_cast<std::size_t>(sphere)];
+  return kin.pose_of(s.body) * s.centre;
+}
+
+WorldPlane half_space_plane(const ArticulatedModel& model, const ArticulatedKinematics& kin, int half_space) {
+  const ContactHalfSpaceGeometry& h = model.half_spaces[static_cast<std::size_t>(half_space)];
+  const Eigen::Isometry3d pose = kin.pose_of(h.body);
+  return {pose * h.frame.translation(), (pose.linear() * h.outward_normal()).normalized()};
+}
+
+double contact_indentation(const ArticulatedModel& model, const ArticulatedKinematics& kin, int contact) {
+  const SphereOnHalfSpace& c = model.contacts[static_cast<std::size_t>(contact)];
+  const WorldPlane plane = half_space_plane(model, kin, c.half_space);
+  const double radius = model.spheres[static_cast<std::size_t>(c.sphere)].radius;
+  return radius - plane.normal.dot(sphere_centre(model, kin, c.sphere) - plane.point);
+}
+
+MultibodyModel frozen_model(const ArticulatedModel& model, const Eigen::VectorXd& q) {
+  const double g = model.gravity.norm();
+  if (g > 0.0 && !model.gravity.normalized().isApprox(-Eigen::Vector3d::UnitY(), 1e-12))
+    throw std::invalid_argument("gravity must point along -y, as dropsim's models assume (the model has [" +
+                                std::to_string(model.gravity.x()) + ", " + std::to_string(model.gravity.y()) + ", " +
+                                std::to_string(model.gravity.z()) + "])");
+  const ArticulatedKinematics kin = articulated_kinematics(model, q);
+  Body composite;
+  composite.name = model.name.empty() ? "model" : model.name;
+  composite.joint = Joint::free;
+  composite.mass = model.total_mass();
+  if (!(composite.mass > 0.0)) throw std::invalid_argument("the model's bodies have no mass");
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) moment += model.bodies[b].mass * (kin.pose[b] * model.bodies[b].mass_centre);
+  composite.position = moment / composite.mass;
+  // Parallel axes: each body's inertia about the composite mass centre, world axes.
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const ArticulatedBody& body = model.bodies[b];
+    const Eigen::Matrix3d r = kin.pose[b].linear();
+    const Eigen::Vector3d d = kin.pose[b] * body.mass_centre - composite.position;
+    composite.inertia += r * body.inertia * r.transpose() +
+                         body.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  }
+  composite.inertia = 0.5 * (composite.inertia + composite.inertia.transpose());
+
+  MultibodyModel out;
+  out.gravity = g;
+  out.bodies.push_back(composite);
+  double smallest_radius = 0.0;
+  for (const SphereOnHalfSpace& c : model.contacts) {
+    const ContactSphereGeometry& sphere = model.spheres[static_cast<std::size_t>(c.sphere)];
+    const ContactHalfSpaceGeometry& half_space = model.half_spaces[static_cast<std::size_t>(c.half_space)];
+    if (sphere.body == ground_body && half_space.body == ground_body) continue;  // both fixed: never moves
+    if (sphere.body == ground_body || half_space.body != ground_body)
+      throw std::invalid_argument("contact " + c.name + ": the frozen model takes spheres on bodies against half-spaces on the ground (sphere " +
+                                  sphere.name + ", half-space " + half_space.name + ")");
+    Contact contact;
+    contact.name = c.name;
+    contact.type = ContactType::sphere_plane;
+    contact.body = {0, -1};
+    contact.at[0] = sphere_centre(model, kin, c.sphere) - composite.position;
+    contact.radius = {sphere.radius, 0.0};
+    contact.law = c.law;
+    const WorldPlane plane = half_space_plane(model, kin, c.half_space);
+    contact.plane_point = plane.point;
+    contact.plane_normal = plane.normal;
+    out.contacts.push_back(contact);
+    if (smallest_radius == 0.0 || sphere.radius < smallest_radius) smallest_radius = sphere.radius;
+  }
+  out.characteristic_length = smallest_radius > 0.0 ? smallest_radius : 1.0;
+  out.finalize();
+  return out;
+}
+
+std::vector<int> free_coordinates(const ArticulatedModel& model) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < model.coordinates.size(); ++i)
+    if (!model.coordinates[i].locked) out.push_back(static_cast<int>(i));
+  return out;
+}
+
+Linearization articulated_linearization(const ArticulatedModel& model, const Eigen::VectorXd& q,
+                                        const std::vector<double>& indentation) {
+  if (indentation.size() != model.contacts.size())
+    throw std::invalid_argument("articulated_linearization: one indentation per contact");
+  const ArticulatedKinematics kin = articulated_kinematics(model, q);
+  const std::vector<int> speeds = free_coordinates(model);
+  const auto nu = static_cast<Eigen::Index>(speeds.size());
+  // Restrict a matrix over all coordinates to the free ones (columns).
+  const auto columns = [&](const Eigen::MatrixXd& all) {
+    Eigen::MatrixXd out(all.rows(), nu);
+    for (Eigen::Index k = 0; k < nu; ++k) out.col(k) = all.col(speeds[static_cast<std::size_t>(k)]);
+    return out;
+  };
+  Linearization lin;
+  const Eigen::MatrixXd m_all = joint_space_mass_matrix(model, q);
+  lin.M = columns(columns(m_all).transpose().eval());  // rows and columns
+  std::vector<double> k, c, x, f;
+  std::vector<Eigen::RowVectorXd> rows;
+  Eigen::MatrixXd friction = Eigen::MatrixXd::Zero(nu, nu);
+  bool any_friction = false;
+  for (std::size_t i = 0; i < model.contacts.size(); ++i) {
+    const SphereOnHalfSpace& contact = model.contacts[i];
+    const ContactResponse r = contact_response(contact.law, indentation[i], 0.0);
+    if (!(indentation[i] > 0.0) || !(r.stiffness > 0.0)) continue;
+    const ContactSphereGeometry& sphere = model.spheres[static_cast<std::size_t>(contact.sphere)];
+    const ContactHalfSpaceGeometry& half_space = model.half_spaces[static_cast<std::size_t>(contact.half_space)];
+    const WorldPlane plane = half_space_plane(model, kin, contact.half_space);
+    // Velocity of the sphere's point at the contact, midway through the
+    // overlap, relative to the half-space (docs/physics.md#friction).
+    const Eigen::Vector3d point = sphere_centre(model, kin, contact.sphere) - (sphere.radius - 0.5 * indentation[i]) * plane.normal;
+    const auto point_velocity = [&](int body) -> Eigen::Matrix<double, 3, Eigen::Dynamic> {
+      if (body == ground_body) return Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, m_all.rows());
+      const auto& j = kin.jacobian[static_cast<std::size_t>(body)];
+      return j.bottomRows<3>() - cross_matrix(point) * j.topRows<3>();
+    };
+    const Eigen::MatrixXd relative = columns(point_velocity(sphere.body) - point_velocity(half_space.body));
+    // Gap rate = n . (v_sphere - v_half_space): a sphere moving against the normal closes the gap.
+    rows.push_back(plane.normal.transpose() * relative);
+    lin.contacts.push_back(static_cast<int>(i));
+    k.push_back(r.stiffness);
+    c.push_back(r.damping);
+    x.push_back(indentation[i]);
+    f.push_back(r.force);
+    if (contact.law.friction.acts() && r.force > 0.0) {
+      any_friction = true;
+      const double at_rest = contact.law.kind == ContactLawKind::smooth_hunt_crossley ? std::sqrt(contact.law.cf) : 0.0;
+      const double per_slip = r.force * friction_slope(contact.law.friction, at_rest).per_slip;
+      const Eigen::Matrix3d tangent_plane = Eigen::Matrix3d::Identity() - plane.normal * plane.normal.transpose();
+      friction.noalias() += per_slip * relative.transpose() * tangent_plane * relative;
+    }
+  }
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  lin.J.resize(n, nu);
+  for (Eigen::Index i = 0; i < n; ++i) lin.J.row(i) = rows[static_cast<std::size_t>(i)];
+  lin.K = Eigen::Map<Eigen::VectorXd>(k.data(), n).asDiagonal();
+  lin.C = Eigen::Map<Eigen::VectorXd>(c.data(), n).asDiagonal();
+  lin.indentation = Eigen::Map<Eigen::VectorXd>(x.data(), n);
+  lin.force = Eigen::Map<Eigen::VectorXd>(f.data(), n);
+  if (any_friction) lin.friction_damping = friction;
+  return lin;
+}
+
+}  // namespace dropsim
