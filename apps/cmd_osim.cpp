@@ -352,6 +352,8 @@ int run_modes(const OsimOptions& o) {
     json out = {{"file", p.osim.file}, {"model", p.osim.model.name}, {"equilibrium", {{"found", frozen.at_equilibrium}}}, {"warnings", frozen.warnings}};
     out["frozen"] = analysis_json(modes.frozen, frozen.model.speed_names(), frozen_names);
     out["articulated"] = analysis_json(modes.articulated, modes.articulated_speeds, names);
+    out["articulated"]["pose"] = values(modes.pose);
+    out["articulated"]["pose_at_equilibrium"] = modes.pose_at_equilibrium;
     if (setup) {
       out["setup"] = {{"file", setup->file}, {"accuracy", setup->accuracy}, {"min_step", setup->min_step}, {"max_step", setup->max_step},
                       {"max_steps", setup->max_steps}, {"duration", setup->final_time - setup->initial_time}};
@@ -364,7 +366,9 @@ int run_modes(const OsimOptions& o) {
               frozen.at_equilibrium ? "contact forces of the frozen equilibrium" : "NO frozen equilibrium: forces at the pose as it is");
   for (const auto& w : frozen.warnings) std::printf("warning: %s\n", w.c_str());
   print_analysis("frozen (every joint locked: one rigid body)", modes.frozen, frozen.model.speed_names(), frozen_names);
-  print_analysis("articulated (M(q) of the unlocked coordinates)", modes.articulated, modes.articulated_speeds, names);
+  print_analysis(modes.pose_at_equilibrium ? "articulated (M(q) of the unlocked coordinates, at the frozen equilibrium's pose)"
+                                           : "articulated (M(q) of the unlocked coordinates, at the pose given: the roots are not Free joints)",
+                 modes.articulated, modes.articulated_speeds, names);
   std::printf("\npredicted largest stable fixed step (amplification of the linearised system):\n");
   std::printf("  %-20s %14s %14s", "integrator", "frozen_s", "articulated_s");
   if (setup) std::printf("  %s", "min steps for the setup's run");

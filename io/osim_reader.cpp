@@ -741,8 +741,9 @@ class Reader {
     }
     for (const auto& [g, set] : surfaces)
       for (const auto& [g2, set2] : surfaces)
-        if (g.first && g2.first && g.second < g2.second)
-          doc_.fail(f, "pairs two spheres (" + model_.spheres[static_cast<std::size_t>(g.second)].name + ", " +
+        if (g.first && g2.first && g.second < g2.second &&
+            model_.spheres[static_cast<std::size_t>(g.second)].body != model_.spheres[static_cast<std::size_t>(g2.second)].body)
+          doc_.fail(f, "pairs two spheres on different bodies (" + model_.spheres[static_cast<std::size_t>(g.second)].name + ", " +
                            model_.spheres[static_cast<std::size_t>(g2.second)].name + "); dropsim reads sphere on half-space contact only");
     out_.forces.push_back(force);
   }
