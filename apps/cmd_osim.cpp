@@ -32,7 +32,7 @@ struct OsimOptions {
   std::string from, reference_contact, output;
   double mass = 0.0, radius = 0.0, stiffness = 0.0, dissipation = 0.0;
   int spheres = 0;
-  bool scale_smoothing = false;
+  bool scale_dissipation = false, scale_smoothing = false;
   // modes
   std::string setup;
   // scenario
@@ -234,7 +234,7 @@ int run_scale(const OsimOptions& o) {
     reference = io::reference_from_model(io::read_osim(o.from), o.reference_contact.empty() ? std::nullopt : std::optional(o.reference_contact));
   } else {
     if (!(o.mass > 0.0 && o.radius > 0.0 && o.stiffness > 0.0 && o.spheres > 0 && o.dissipation >= 0.0))
-      throw io::InputError("--from", "", "give a reference model (--from REF.osim) or all of --mass, --spheres, --radius, --stiffness (OpenSim's typed value) and --dissipation");
+      throw io::InputError(o.file, "--from", "give a reference model (--from REF.osim) or all of --mass, --spheres, --radius, --stiffness (OpenSim's typed value) and --dissipation");
     reference.source = "numbers: mass " + significant(o.mass, 6) + " kg, " + std::to_string(o.spheres) + " spheres of " +
                        significant(o.radius, 6) + " m, stiffness " + significant(o.stiffness, 6) + ", dissipation " + significant(o.dissipation, 6);
     reference.mass = o.mass;
@@ -243,12 +243,13 @@ int run_scale(const OsimOptions& o) {
     reference.effective_modulus = effective_modulus(CombiningRule::sherman, o.stiffness);
     reference.dissipation = o.dissipation;
   }
-  const io::ScalePlan plan = io::plan_scaling(target, reference, o.scale_smoothing);
+  const io::ScalePlan plan = io::plan_scaling(target, reference, {o.scale_dissipation, o.scale_smoothing});
   std::string comment;
   if (!plan.edits.empty()) {
     comment = " dropsim osim scale: contact parameters scaled from " + reference.source + " to this model's mass " +
-              significant(target.model.total_mass(), 6) + " kg and " + std::to_string(target.model.contacts.size()) +
-              " spheres (E* ~ M n^-1 R^-2, alpha ~ R^-1/2" + (o.scale_smoothing ? ", cf ~ R^2, bd ~ R^-1, bv ~ R^-1/2" : "") + "):";
+              significant(target.model.total_mass(), 6) + " kg and sphere count " + std::to_string(target.model.contacts.size()) +
+              " (E* ~ M n^-1 R^-2" + (o.scale_dissipation ? ", alpha ~ R^-1/2" : ", alpha as the reference's") +
+              (o.scale_smoothing ? ", cf ~ R^2, bd ~ R^-1, bv ~ R^-1/2" : "") + "):";
     for (const auto& l : plan.lines) comment += "\n     " + l;
     comment += "\n";
     // "--" cannot appear inside an XML comment.
@@ -362,12 +363,12 @@ int run_modes(const OsimOptions& o) {
     std::cout << out.dump(2) << "\n";
     return exit_ok;
   }
-  std::printf("%s: contact modes at the default pose (%s)\n", p.osim.file.c_str(),
+  std::printf("%s: contact modes at the %s pose (%s)\n", p.osim.file.c_str(), o.coordinates.empty() ? "default" : "given",
               frozen.at_equilibrium ? "contact forces of the frozen equilibrium" : "NO frozen equilibrium: forces at the pose as it is");
   for (const auto& w : frozen.warnings) std::printf("warning: %s\n", w.c_str());
   print_analysis("frozen (every joint locked: one rigid body)", modes.frozen, frozen.model.speed_names(), frozen_names);
   print_analysis(modes.pose_at_equilibrium ? "articulated (M(q) of the unlocked coordinates, at the frozen equilibrium's pose)"
-                                           : "articulated (M(q) of the unlocked coordinates, at the pose given: the roots are not Free joints)",
+                                           : "articulated (M(q) of the unlocked coordinates, at the pose given: no frozen equilibrium, or roots that are not Free joints)",
                  modes.articulated, modes.articulated_speeds, names);
   std::printf("\npredicted largest stable fixed step (amplification of the linearised system):\n");
   std::printf("  %-20s %14s %14s", "integrator", "frozen_s", "articulated_s");
@@ -414,7 +415,7 @@ int run_scenario(const OsimOptions& o) {
   for (int i = 0; i < 3; ++i) inertia.push_back({b.inertia(i, 0), b.inertia(i, 1), b.inertia(i, 2)});
   json planes = json::array(), contacts = json::array();
   for (const Contact& c : frozen.contacts) {
-    json entry = {{"name", c.name}, {"type", "sphere_plane"}, {"body", b.name}, {"at", values(c.at[0])}, {"radius", c.radius[0]},
+    json entry = {{"name", c.name}, {"type", "sphere_plane"}, {"body", scenario_name(b.name)}, {"at", values(c.at[0])}, {"radius", c.radius[0]},
                   {"law", std::string(to_string(c.law.kind))}, {"stiffness", c.law.effective_modulus}, {"combining", "none"},
                   {"dissipation", c.law.dissipation}};
     if (c.law.kind == ContactLawKind::smooth_hunt_crossley) {
@@ -442,7 +443,7 @@ int run_scenario(const OsimOptions& o) {
               {"duration", o.duration},
               {"gravity", frozen.gravity},
               {"characteristic_length", frozen.characteristic_length},
-              {"bodies", json::array({{{"name", b.name}, {"joint", "free"}, {"mass", b.mass}, {"inertia", inertia},
+              {"bodies", json::array({{{"name", scenario_name(b.name)}, {"joint", "free"}, {"mass", b.mass}, {"inertia", inertia},
                                        {"position", values(b.position)}, {"orientation", {1.0, 0.0, 0.0, 0.0}}}})},
               {"contacts", contacts}};
   if (!planes.empty()) out["planes"] = planes;
@@ -478,6 +479,7 @@ void add_osim_command(CLI::App& app, Runner& run) {
     cmd->add_option("--radius", o->radius, "reference sphere radius, m (without --from)");
     cmd->add_option("--stiffness", o->stiffness, "reference stiffness as OpenSim types it, Pa (without --from)");
     cmd->add_option("--dissipation", o->dissipation, "reference dissipation, s/m (without --from)");
+    cmd->add_flag("--scale-dissipation", o->scale_dissipation, "scale alpha as R^-1/2 (else the reference's alpha as it is)");
     cmd->add_flag("--scale-smoothing", o->scale_smoothing, "scale constant_contact_force, hertz_smoothing, hunt_crossley_smoothing too");
     cmd->add_option("-o,--output", o->output, "the scaled model file")->required();
     cmd->callback([o, &run] { run = [o] { return run_scale(*o); }; });

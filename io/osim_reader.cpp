@@ -20,6 +20,7 @@
 #include "dropsim/io/input_error.hpp"
 #include "dropsim/io/io_error.hpp"
 #include "dropsim/sim/combining.hpp"
+#include "dropsim/sim/format.hpp"
 
 namespace dropsim::io {
 
@@ -306,7 +307,7 @@ class Reader {
       body.name = name;
       const xml_node mass = child(b, "mass");
       body.mass = mass ? doc_.number(mass) : 0.0;
-      if (!(body.mass >= 0.0)) doc_.fail(mass, "mass must be >= 0 (got " + std::to_string(body.mass) + ")");
+      if (!(body.mass >= 0.0)) doc_.fail(mass, "mass must be >= 0 (got " + trimmed(mass.child_value()) + ")");
       body.mass_centre = doc_.vec3_or(b, "mass_center", Eigen::Vector3d::Zero());
       Eigen::Matrix<double, 6, 1> i6 = Eigen::Matrix<double, 6, 1>::Zero();  // xx yy zz xy xz yz
       if (const xml_node inertia = child(b, "inertia")) {
@@ -621,7 +622,7 @@ class Reader {
         const xml_node radius = child(g, "radius");
         if (!radius) doc_.fail(g, "a ContactSphere needs a <radius>");
         s.radius = doc_.number(radius);
-        if (!(s.radius > 0.0)) doc_.fail(radius, "the radius must be > 0 (got " + std::to_string(s.radius) + ")");
+        if (!(s.radius > 0.0)) doc_.fail(radius, "the radius must be > 0 (got " + trimmed(radius.child_value()) + ")");
         geometry_[name] = {true, static_cast<int>(model_.spheres.size())};
         model_.spheres.push_back(s);
       } else {
@@ -645,6 +646,8 @@ class Reader {
     p.value = e ? doc_.number(e) : fallback;
     if (e && (positive ? !(p.value > 0.0) : !(p.value >= 0.0)))
       doc_.fail(e, element + " must be " + (positive ? "> 0" : ">= 0") + " (got " + trimmed(e.child_value()) + ")");
+    if (!e && positive && !(p.value > 0.0))
+      doc_.fail(owner, "has no <" + element + ">, and OpenSim's default " + significant(fallback, 6) + " would make the contact push nothing");
     p.site = doc_.site(e, anchor);
     return p;
   }

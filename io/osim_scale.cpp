@@ -20,7 +20,9 @@ namespace {
 // the file keeps its own text (scaling by a factor of one changes no byte).
 bool same_value(double a, double b) { return std::abs(a - b) <= 1e-13 * std::max(std::abs(a), std::abs(b)); }
 
-std::string shortest(double v) {
+// The shortest text that reads back as the same double: a reread gives the
+// scaled value exactly (its last digits may show the scaling's rounding).
+std::string written(double v) {
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
   return std::string(buffer, result.ptr);
@@ -53,7 +55,7 @@ ScaleReference reference_from_model(const OsimModel& model, const std::optional<
   return r;
 }
 
-ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference, bool scale_smoothing) {
+ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference, const ScaleOptions& options) {
   ScalePlan plan;
   const int n_b = static_cast<int>(target.model.contacts.size());
   const SphereSupport a{reference.mass, reference.spheres, reference.radius};
@@ -79,7 +81,8 @@ ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference,
       const SphereOnHalfSpace& c = target.model.contacts[static_cast<std::size_t>(ci)];
       const SphereSupport b{target.model.total_mass(), n_b, c.law.radius};
       const double e_star = scale_effective_modulus(reference.effective_modulus, a, b);
-      const double alpha = scale_dissipation(reference.dissipation, reference.radius, c.law.radius);
+      const double alpha = options.dissipation ? scale_dissipation(reference.dissipation, reference.radius, c.law.radius)
+                                               : reference.dissipation;
       // OpenSim types one modulus per surface; both surfaces get it, Sherman's rule halves it to E*.
       const double typed = surface_modulus(CombiningRule::sherman, e_star);
       std::string line = c.name + ": R " + significant(c.law.radius, 4) + " m, stiffness " + significant(typed, 6) +
@@ -93,7 +96,7 @@ ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference,
         if (!involved) continue;
         set_value(set, "stiffness", typed);
         set_value(set, "dissipation", alpha);
-        if (scale_smoothing && force.type == "SmoothSphereHalfSpaceForce") {
+        if (options.smoothing && force.type == "SmoothSphereHalfSpaceForce") {
           const double cf = scale_cf(reference.cf, reference.radius, c.law.radius);
           const double bd = scale_bd(reference.bd, reference.radius, c.law.radius);
           const double bv = scale_bv(reference.bv, reference.radius, c.law.radius);
@@ -116,8 +119,8 @@ std::string apply_edits(const std::string& bytes, const std::vector<ParameterEdi
   };
   std::vector<Splice> splices;
   for (const ParameterEdit& e : edits) {
-    if (e.site.present) splices.push_back({e.site.offset, e.site.length, shortest(e.new_value)});
-    else splices.push_back({e.site.offset, 0, e.site.indent + "<" + e.element + ">" + shortest(e.new_value) + "</" + e.element + ">\n"});
+    if (e.site.present) splices.push_back({e.site.offset, e.site.length, written(e.new_value)});
+    else splices.push_back({e.site.offset, 0, e.site.indent + "<" + e.element + ">" + written(e.new_value) + "</" + e.element + ">\n"});
   }
   if (!comment.empty()) {
     // After the line that opens <Model, indented as the line after it.

@@ -36,11 +36,19 @@ struct ScalePlan {
   std::vector<std::string> lines;    // what was scaled from what, per contact
 };
 
+// What follows the radius besides E*: as `dropsim scale`, the reference's alpha
+// is taken as it is unless `dissipation` (alpha ~ R^-1/2), and the smoothing
+// constants are left alone unless `smoothing` (cf ~ R^2, bd ~ 1/R, bv ~ R^-1/2).
+struct ScaleOptions {
+  bool dissipation = false;
+  bool smoothing = false;
+};
+
 // The target's own mass, sphere count and each sphere's radius against the
-// reference: E*_b, alpha_b (and cf, bd, bv when scale_smoothing) per contact,
-// written as OpenSim's typed values. Throws InputError where one
-// ContactParameters would need two different values.
-ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference, bool scale_smoothing);
+// reference: E*_b, alpha_b (and cf, bd, bv) per contact, written as OpenSim's
+// typed values. Throws InputError where one ContactParameters would need two
+// different values.
+ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference, const ScaleOptions& options);
 
 // The file's bytes with the edits applied (values in the shortest form that
 // reads back exactly; absent elements inserted) and `comment` after the

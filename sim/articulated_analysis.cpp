@@ -68,8 +68,8 @@ FrozenAnalysis analyse_frozen(const ArticulatedModel& model, const Eigen::Vector
     const double radius = c.law.radius;
     if (out.at_equilibrium && fc.default_indentation > 0.0 && fc.indentation > 0.0 &&
         fc.default_indentation > deep_start_factor * fc.indentation)
-      out.warnings.push_back(c.name + ": the sphere starts " + significant(fc.default_indentation, 4) + " m (" +
-                             significant(fc.default_indentation / radius, 3) + " radii) inside the half-space, " +
+      out.warnings.push_back(c.name + ": the sphere starts " + significant(fc.default_indentation, 4) + " m (x/R " +
+                             significant(fc.default_indentation / radius, 3) + ") inside the half-space, " +
                              significant(fc.default_indentation / fc.indentation, 3) +
                              " times its equilibrium indentation; a run from this pose starts with a launch");
     if (out.at_equilibrium && fc.force < no_load_fraction * weight)
