@@ -10,6 +10,7 @@
 
 #include "dropsim/io/osim_reader.hpp"
 #include "tests/support/cli.hpp"
+#include "tests/support/opensim_models.hpp"
 #include "tests/support/h5_read.hpp"
 
 namespace fs = std::filesystem;
@@ -18,10 +19,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string shared_model(const std::string& name) { return source_path("../shared/osim/" + name); }
-#define REQUIRE_SHARED(name)                                                                           \
-  if (!fs::exists(shared_model(name))) GTEST_SKIP() << shared_model(name) << " is absent: the OpenSim " \
-                                                                               "models are not beside this checkout"
 const std::string block_model = source_path("tests/data/osim/block_two_pin.osim");
 
 json run_json(const std::vector<std::string>& args) {
@@ -53,18 +50,18 @@ void ball_settles(const std::string& model) {
 }
 
 TEST(CmdOsim, HuntCrossleyBallSettlesOnItsWeight) {
-  REQUIRE_SHARED("ball_hc.osim");
-  ball_settles(shared_model("ball_hc.osim"));
+  REQUIRE_OPENSIM_MODEL("ball_hc.osim");
+  ball_settles(opensim_model("ball_hc.osim"));
 }
 
 TEST(CmdOsim, SmoothBallSettlesOnItsWeight) {
-  REQUIRE_SHARED("ball_sshsf.osim");
-  ball_settles(shared_model("ball_sshsf.osim"));
+  REQUIRE_OPENSIM_MODEL("ball_sshsf.osim");
+  ball_settles(opensim_model("ball_sshsf.osim"));
 }
 
 TEST(CmdOsim, InspectReportsWhatTheFileSays) {
-  REQUIRE_SHARED("gait2d_moco.osim");
-  const json hc = run_json({"osim", "inspect", shared_model("ball_hc.osim"), "--json"});
+  REQUIRE_OPENSIM_MODEL("gait2d_moco.osim");
+  const json hc = run_json({"osim", "inspect", opensim_model("ball_hc.osim"), "--json"});
   EXPECT_DOUBLE_EQ(hc["total_mass"], 1.0);
   EXPECT_DOUBLE_EQ(hc["gravity"][1], -9.8065);
   const json& contact = hc["forces"][0]["contacts"][0];
@@ -78,7 +75,7 @@ TEST(CmdOsim, InspectReportsWhatTheFileSays) {
   ASSERT_EQ(hc["warnings"].size(), 1u);
   EXPECT_NE(hc["warnings"][0].get<std::string>().find("starts 0.5 m"), std::string::npos) << hc["warnings"];
 
-  const json gait = run_json({"osim", "inspect", shared_model("gait2d_moco.osim"), "--json"});
+  const json gait = run_json({"osim", "inspect", opensim_model("gait2d_moco.osim"), "--json"});
   EXPECT_FALSE(gait["gravity_given"]);
   EXPECT_DOUBLE_EQ(gait["gravity"][1], -9.80665);
   EXPECT_EQ(gait["forces"].size(), 4u);
@@ -130,11 +127,11 @@ TEST(CmdOsim, ScalingRewritesOnlyTheParametersAndRereadsExactly) {
 }
 
 TEST(CmdOsim, ScalingSmoothingInsertsTheAbsentElements) {
-  REQUIRE_SHARED("ball_sshsf.osim");
+  REQUIRE_OPENSIM_MODEL("ball_sshsf.osim");
   const fs::path dir = fresh_directory("osim-scale-smooth");
   const std::string out = (dir / "scaled.osim").string();
-  const std::string model = shared_model("ball_sshsf.osim");
-  const CliResult r = run_dropsim({"osim", "scale", model, "--from", shared_model("gait2d_moco.osim"), "--scale-dissipation",
+  const std::string model = opensim_model("ball_sshsf.osim");
+  const CliResult r = run_dropsim({"osim", "scale", model, "--from", opensim_model("gait2d_moco.osim"), "--scale-dissipation",
                                    "--scale-smoothing", "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const dropsim::io::OsimModel scaled = dropsim::io::read_osim(out);
@@ -177,8 +174,8 @@ TEST(CmdOsim, FrozenScenarioStepLimitMatchesTheFrozenPrediction) {
 }
 
 TEST(CmdOsim, ForwardSetupBudgetIsWeighed) {
-  REQUIRE_SHARED("bouncing_block_forward_setup.xml");
-  const json modes = run_json({"osim", "modes", block_model, "--setup", shared_model("bouncing_block_forward_setup.xml"), "--json"});
+  REQUIRE_OPENSIM_MODEL("bouncing_block_forward_setup.xml");
+  const json modes = run_json({"osim", "modes", block_model, "--setup", opensim_model("bouncing_block_forward_setup.xml"), "--json"});
   EXPECT_DOUBLE_EQ(modes["setup"]["duration"], 10.0);
   for (const auto& r : modes["articulated"]["step_limits"]) {
     if (r["predicted_step"].is_null()) continue;  // unconditionally stable: bounded by the largest step

@@ -1,5 +1,5 @@
 // The OpenSim reader against values computed by hand from the files: OpenSim's
-// own models (from ../shared/osim, skipped with a message when absent) and the
+// own models (from DROPSIM_OPENSIM_MODELS, skipped with a message when absent) and the
 // small models written for these tests (tests/data/osim).
 #include "dropsim/io/osim_reader.hpp"
 
@@ -11,21 +11,18 @@
 
 #include "dropsim/io/input_error.hpp"
 #include "tests/support/cli.hpp"
+#include "tests/support/opensim_models.hpp"
 
 namespace dropsim::io {
 namespace {
 
 namespace fs = std::filesystem;
+using test::opensim_model;
 using test::slurp;
 using test::source_path;
 
 const double root_8 = std::pow(2.0, 1.5);  // OpenSim's E* = E / 2^1.5 for two equal surfaces
 
-// OpenSim's models live beside the repository, not in it.
-std::string shared_model(const std::string& name) { return source_path("../shared/osim/" + name); }
-#define REQUIRE_SHARED(name)                                                                           \
-  if (!fs::exists(shared_model(name))) GTEST_SKIP() << shared_model(name) << " is absent: the OpenSim " \
-                                                                               "models are not beside this checkout"
 
 const SphereOnHalfSpace& contact(const OsimModel& m, const std::string& name) {
   for (const auto& c : m.model.contacts)
@@ -44,8 +41,8 @@ double masses_in(const std::string& path) {
 }
 
 TEST(OsimReader, BouncingBallHuntCrossleyLegacyLayout) {
-  REQUIRE_SHARED("ball_hc.osim");
-  const OsimModel m = read_osim(shared_model("ball_hc.osim"));
+  REQUIRE_OPENSIM_MODEL("ball_hc.osim");
+  const OsimModel m = read_osim(opensim_model("ball_hc.osim"));
   EXPECT_TRUE(m.legacy);
   EXPECT_TRUE(m.gravity_given);
   EXPECT_DOUBLE_EQ(m.model.gravity.y(), -9.8065);  // as written, not the standard value
@@ -63,8 +60,8 @@ TEST(OsimReader, BouncingBallHuntCrossleyLegacyLayout) {
 }
 
 TEST(OsimReader, BouncingBallSmoothTakesOpenSimsDefaultsForAbsentSmoothing) {
-  REQUIRE_SHARED("ball_sshsf.osim");
-  const OsimModel m = read_osim(shared_model("ball_sshsf.osim"));
+  REQUIRE_OPENSIM_MODEL("ball_sshsf.osim");
+  const OsimModel m = read_osim(opensim_model("ball_sshsf.osim"));
   EXPECT_FALSE(m.legacy);
   EXPECT_DOUBLE_EQ(m.model.gravity.y(), -9.8064999999999998);
   const auto& c = contact(m, "contact");
@@ -79,8 +76,8 @@ TEST(OsimReader, BouncingBallSmoothTakesOpenSimsDefaultsForAbsentSmoothing) {
 }
 
 TEST(OsimReader, BouncingBlockFreeRootAndTwoPins) {
-  REQUIRE_SHARED("bouncing_block.osim");
-  const std::string file = shared_model("bouncing_block.osim");
+  REQUIRE_OPENSIM_MODEL("bouncing_block.osim");
+  const std::string file = opensim_model("bouncing_block.osim");
   const OsimModel m = read_osim(file);
   EXPECT_DOUBLE_EQ(m.model.total_mass(), masses_in(file));
   EXPECT_DOUBLE_EQ(m.model.total_mass(), 30.0);
@@ -102,8 +99,8 @@ TEST(OsimReader, BouncingBlockFreeRootAndTwoPins) {
 }
 
 TEST(OsimReader, Gait2dWalkerHasFourSmoothSpheresAndTheDefaultGravity) {
-  REQUIRE_SHARED("gait2d_moco.osim");
-  const std::string file = shared_model("gait2d_moco.osim");
+  REQUIRE_OPENSIM_MODEL("gait2d_moco.osim");
+  const std::string file = opensim_model("gait2d_moco.osim");
   const OsimModel m = read_osim(file);
   EXPECT_FALSE(m.gravity_given);
   EXPECT_DOUBLE_EQ(m.model.gravity.y(), -9.80665);
@@ -165,8 +162,8 @@ TEST(OsimReader, LegacyCustomJointFunctionsAndPerSurfaceParameters) {
 }
 
 TEST(OsimReader, ForwardSetupGivesTheRunsBounds) {
-  REQUIRE_SHARED("bouncing_block_forward_setup.xml");
-  const ForwardSettings s = read_forward_setup(shared_model("bouncing_block_forward_setup.xml"));
+  REQUIRE_OPENSIM_MODEL("bouncing_block_forward_setup.xml");
+  const ForwardSettings s = read_forward_setup(opensim_model("bouncing_block_forward_setup.xml"));
   EXPECT_DOUBLE_EQ(s.final_time - s.initial_time, 10.0);
   EXPECT_DOUBLE_EQ(s.accuracy, 1e-5);
   EXPECT_DOUBLE_EQ(s.min_step, 1e-8);
