@@ -471,7 +471,7 @@ void add_osim_command(CLI::App& app, Runner& run) {
   {
     auto o = std::make_shared<OsimOptions>();
     CLI::App* cmd = osim->add_subcommand("scale", "scale the contact parameters to this model's size; write the file back");
-    cmd->add_option("model", o->file, "OpenSim model file to scale (the target)")->required();
+    cmd->add_option("target,--to", o->file, "OpenSim model file to scale (the target)")->required();
     cmd->add_option("--from", o->from, "reference model (.osim)");
     cmd->add_option("--reference-contact", o->reference_contact, "the reference model's contact to scale from (default: its first)");
     cmd->add_option("--mass", o->mass, "reference mass, kg (without --from)");

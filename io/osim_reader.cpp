@@ -837,10 +837,12 @@ std::string read_bytes(const std::string& path) {
 
 }  // namespace
 
-OsimModel read_osim(const std::string& path) {
-  const Document doc(path, read_bytes(path));
+OsimModel read_osim(const std::string& path) { return read_osim_bytes(path, read_bytes(path)); }
+
+OsimModel read_osim_bytes(const std::string& name, std::string bytes) {
+  const Document doc(name, std::move(bytes));
   OsimModel out;
-  out.file = path;
+  out.file = name;
   out.bytes = doc.bytes();
   Reader(doc, out).read();
   return out;

@@ -61,6 +61,8 @@ struct OsimModel {
 // Throws InputError (file, element path with its line, a sentence) on anything
 // it cannot represent, and on malformed XML; IoError when the file cannot be read.
 OsimModel read_osim(const std::string& path);
+// The same from bytes already in memory; `name` stands for the file in messages.
+OsimModel read_osim_bytes(const std::string& name, std::string bytes);
 
 // A ForwardTool settings file: what bounds an OpenSim forward run.
 struct ForwardSettings {
