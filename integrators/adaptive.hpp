@@ -190,17 +190,11 @@ class AdaptiveDriver {
   // Step-size controller exponent -1/(q+1), q the order of the error estimate.
   static constexpr double exponent = -1.0 / (Pair::error_order + 1);
 
-  static IntegrationStats diverged(IntegrationStats s, double t, const char* why) {
-    s.status = Status::diverged;
-    s.end_time = t;
-    s.reason = why;
-    return s;
+  static IntegrationStats diverged(const IntegrationStats& s, double t, const char* why) {
+    return ended(s, Status::diverged, t, why);
   }
-  static IntegrationStats stopped(IntegrationStats s, double t, const char* why) {
-    s.status = Status::stopped;
-    s.end_time = t;
-    s.reason = why;
-    return s;
+  static IntegrationStats stopped(const IntegrationStats& s, double t, const char* why) {
+    return ended(s, Status::stopped, t, why);
   }
 
   static double error_norm(const Vector& x0, const Vector& x1, const Vector& err, const Vector& atol, double rtol) {

@@ -193,6 +193,40 @@ template <class Vector>
 using Fehlberg78Pair = ExplicitErrorPair<
     Vector, odeint::runge_kutta_fehlberg78<Vector, double, Vector, double, odeint::vector_space_algebra>, 8, 7>;
 
+// Merson's 4th-order five-stage method as Simbody's RungeKuttaMersonIntegrator
+// takes it (Hairer, Nørsett & Wanner I, table 4.1; docs/integrators.md#rk-merson):
+//   k1 = f(y0 + h/3 f0),  k2 = f(y0 + h/6 (f0 + k1)),  k3 = f(y0 + h/8 (f0 + 3 k2)),
+//   z  = y0 + h/2 (f0 - 3 k2 + 4 k3),  k4 = f(z),
+//   y1 = y0 + h/6 (f0 + 4 k3 + k4)     (propagated, order 4)
+// and the error of the embedded third-order solution, |y1hat - y1| = |y1 - z| / 5,
+// which Simbody's controller treats as of order 4 (local extrapolation).
+template <class Vector>
+class MersonPair : public EmbeddedPairBase<MersonPair<Vector>, Vector> {
+ public:
+  static constexpr int order = 4, error_order = 4;
+  template <class Sys>
+  void do_step(const Sys& sys, const Vector& x, const Vector& dxdt, double t, Vector& x_new, Vector& dxdt_new,
+               double h, Vector& x_err) {
+    Vector &y = work_[0], &k_a = work_[1], &k_b = work_[2], &z = work_[3];
+    k_a.resizeLike(x);  // the system writes into sized vectors; allocates on the first step only
+    k_b.resizeLike(x);
+    y = x + (h / 3.0) * dxdt;
+    sys(y, k_a, t + h / 3.0);                      // k1
+    y = x + (h / 6.0) * (dxdt + k_a);
+    sys(y, k_a, t + h / 3.0);                      // k2
+    y = x + (h / 8.0) * (dxdt + 3.0 * k_a);
+    sys(y, k_b, t + h / 2.0);                      // k3
+    z = x + (h / 2.0) * (dxdt - 3.0 * k_a + 4.0 * k_b);
+    sys(z, k_a, t + h);                            // k4
+    x_new = x + (h / 6.0) * (dxdt + 4.0 * k_b + k_a);
+    x_err = 0.2 * (x_new - z);
+    sys(x_new, dxdt_new, t + h);                   // the next step's f0
+  }
+
+ private:
+  std::array<Vector, 4> work_;
+};
+
 // Gragg–Bulirsch–Stoer extrapolation with the fixed sequence 2, 4, 6, 8 of
 // odeint's modified midpoint steps: order 8, error estimate of order 6 (the
 // last two diagonal entries of the Aitken–Neville table in h^2). odeint's own

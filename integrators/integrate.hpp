@@ -6,6 +6,7 @@
 #include "dropsim/integrators/fixed_step.hpp"
 #include "dropsim/integrators/implicit.hpp"
 #include "dropsim/integrators/registry.hpp"
+#include "dropsim/integrators/simbody_control.hpp"
 #include "dropsim/integrators/symplectic.hpp"
 
 namespace dropsim::integrators {
@@ -38,6 +39,7 @@ decltype(auto) visit_one_step(Method method, Visitor&& visit) {
     case Method::implicit_euler: { ImplicitEuler<Vector> s; return visit(s); }
     case Method::newmark: { Newmark<Vector> s; return visit(s); }
     case Method::mclachlan_sb3a: { McLachlanSB3A<Vector> s; return visit(s); }
+    case Method::rk_merson: { MersonPair<Vector> s; return visit(s); }
   }
   throw std::invalid_argument(std::string("no stepper for integrator ") + std::string(info(method).name));
 }
@@ -51,6 +53,7 @@ decltype(auto) visit_pair(Method method, Visitor&& visit) {
     case Method::bulirsch_stoer: { BulirschStoerPair<Vector> s; return visit(s); }
     case Method::rosenbrock4: { Rosenbrock4Pair<Vector> s; return visit(s); }
     case Method::dopri5: { Dopri5Pair<Vector> s; return visit(s); }
+    case Method::rk_merson: { MersonPair<Vector> s; return visit(s); }
     default: break;
   }
   throw std::invalid_argument(std::string(info(method).name) + " has no error-controlled form");
@@ -62,6 +65,11 @@ IntegrationStats integrate(const Settings& settings, const System& system, typen
                            const std::vector<double>& grid, const typename System::Vector& atol,
                            Observer&& observer) {
   using Vector = typename System::Vector;
+  if (settings.method == Method::rk_merson && !settings.fixed) {
+    // Simbody's own controller and accuracy semantics (simbody_control.hpp): atol does not apply.
+    SimbodyControlledDriver<System, MersonPair<Vector>> driver;
+    return driver.integrate(system, x, grid, {settings.rtol, 0.0, settings.max_step}, observer);
+  }
   if (info(settings.method).adaptive && !settings.fixed) {
     return visit_pair<Vector>(settings.method, [&](auto& pair) -> IntegrationStats {
       using Pair = std::remove_reference_t<decltype(pair)>;

@@ -22,6 +22,7 @@ enum class Method {
   implicit_euler,
   newmark,
   mclachlan_sb3a,
+  rk_merson,
 };
 
 struct MethodInfo {
@@ -33,7 +34,7 @@ struct MethodInfo {
   std::string_view description;
 };
 
-inline constexpr std::array<MethodInfo, 13> methods{{
+inline constexpr std::array<MethodInfo, 14> methods{{
     {Method::euler, "euler", 1, false, false, "forward Euler (Boost.Odeint)"},
     {Method::symplectic_euler, "symplectic_euler", 1, false, false, "kick (damping at the new speed), then drift"},
     {Method::central_difference, "central_difference", 1, false, false,
@@ -50,6 +51,8 @@ inline constexpr std::array<MethodInfo, 13> methods{{
     {Method::newmark, "newmark", 2, false, true, "Newmark average acceleration, Newton"},
     {Method::mclachlan_sb3a, "mclachlan_sb3a", 4, false, false,
      "McLachlan SB3A symplectic RKN, kicks by RK4 in the speed"},
+    {Method::rk_merson, "rk_merson", 4, true, false,
+     "Runge-Kutta-Merson 4(3) with Simbody's error control (OpenSim's default integrator)"},
 }};
 
 inline const MethodInfo* find_method(std::string_view name) {

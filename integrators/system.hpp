@@ -42,6 +42,14 @@ struct IntegrationStats {
   std::string reason;        // why it stopped early, if it did
 };
 
+// A run that ended before its last output: diverged, or stopped by its observer.
+inline IntegrationStats ended(IntegrationStats s, Status status, double t, const char* why) {
+  s.status = status;
+  s.end_time = t;
+  s.reason = why;
+  return s;
+}
+
 // Counts right-hand-side evaluations; passed by value to odeint steppers.
 template <class System>
 struct CountingSystem {
