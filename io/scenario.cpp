@@ -89,6 +89,8 @@ void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
     if (r && r->has("step")) r->fail("step", "applies to fixed-step integrators only; " + name + " is adaptive (use rtol)");
     is.rtol = r ? r->optional_number("rtol", Bound::fraction).value_or(1e-9) : 1e-9;
     if (is.rtol < 1e-14) top.fail("integrator/rtol", "must be >= 1e-14 (below that, rounding dominates)");
+    if (info->method == integrators::Method::rk_merson && r && r->has("atol"))
+      r->fail("atol", "does not apply to rk_merson, whose rtol is Simbody's accuracy (docs/integrators.md#rk-merson)");
     s.run.atol = r ? r->optional_number("atol", Bound::positive).value_or(0.0) : 0.0;
     out["rtol"] = is.rtol;
     if (s.run.atol > 0.0) out["atol"] = s.run.atol;
