@@ -35,6 +35,7 @@ struct OsimOptions {
   bool scale_dissipation = false, scale_smoothing = false;
   // modes
   std::string setup;
+  std::string integrator = "all";
   // scenario
   double duration = 1.0;
 };
@@ -277,15 +278,16 @@ struct LimitRow {
   double step = 0.0;
 };
 
-std::vector<LimitRow> step_limits(const ModesAnalysis& a) {
+std::vector<LimitRow> step_limits(const ModesAnalysis& a, const std::vector<integrators::Method>& methods) {
   std::vector<LimitRow> rows;
   if (a.lin.J.rows() == 0) return rows;
   const auto system = a.lin.linear_system();
-  for (const auto& info : integrators::methods) rows.push_back({std::string(info.name), integrators::step_limit(info.method, system).step});
+  for (const auto m : methods) rows.push_back({std::string(integrators::info(m).name), integrators::step_limit(m, system).step});
   return rows;
 }
 
-json analysis_json(const ModesAnalysis& a, const std::vector<std::string>& speeds, const std::vector<std::string>& contact_names) {
+json analysis_json(const ModesAnalysis& a, const std::vector<std::string>& speeds, const std::vector<std::string>& contact_names,
+                   const std::vector<LimitRow>& step_limit_rows) {
   json modes = json::array();
   for (const auto& m : a.modes) {
     const int c = dominant_contact(m);
@@ -298,7 +300,7 @@ json analysis_json(const ModesAnalysis& a, const std::vector<std::string>& speed
     contacts.push_back({{"name", contact_names[static_cast<std::size_t>(c.contact)]}, {"indentation", c.indentation}, {"force", c.force},
                         {"stiffness", c.stiffness}, {"effective_mass", c.effective_mass}, {"omega_single", c.omega_single}});
   json limits = json::array();
-  for (const auto& r : step_limits(a)) limits.push_back({{"integrator", r.method}, {"predicted_step", number_or_null(r.step)}});
+  for (const auto& r : step_limit_rows) limits.push_back({{"integrator", r.method}, {"predicted_step", number_or_null(r.step)}});
   json out = {{"speeds", speeds}, {"contacts", contacts}, {"modes", modes}, {"omega_max", a.omega_max}, {"step_limits", limits}};
   if (!a.decay_rates.empty()) out["decay_rates"] = a.decay_rates;
   out["stiffest"] = a.friction_stiffest ? "friction" : "normal";
@@ -340,7 +342,8 @@ int run_modes(const OsimOptions& o) {
   for (const auto& c : p.osim.model.contacts) names.push_back(c.name);
   std::vector<std::string> frozen_names;  // frozen contact index -> articulated name
   for (const auto& c : frozen.model.contacts) frozen_names.push_back(c.name);
-  const auto frozen_limits = step_limits(modes.frozen), articulated_limits = step_limits(modes.articulated);
+  const std::vector<integrators::Method> methods = chosen_methods(o.integrator);
+  const auto frozen_limits = step_limits(modes.frozen, methods), articulated_limits = step_limits(modes.articulated, methods);
 
   // Budget: an explicit run needs at least duration / min(limit, max step) steps.
   const auto budget = [&](double limit) -> json {
@@ -351,8 +354,8 @@ int run_modes(const OsimOptions& o) {
   };
   if (o.json) {
     json out = {{"file", p.osim.file}, {"model", p.osim.model.name}, {"equilibrium", {{"found", frozen.at_equilibrium}}}, {"warnings", frozen.warnings}};
-    out["frozen"] = analysis_json(modes.frozen, frozen.model.speed_names(), frozen_names);
-    out["articulated"] = analysis_json(modes.articulated, modes.articulated_speeds, names);
+    out["frozen"] = analysis_json(modes.frozen, frozen.model.speed_names(), frozen_names, frozen_limits);
+    out["articulated"] = analysis_json(modes.articulated, modes.articulated_speeds, names, articulated_limits);
     out["articulated"]["pose"] = values(modes.pose);
     out["articulated"]["pose_at_equilibrium"] = modes.pose_at_equilibrium;
     if (setup) {
@@ -490,6 +493,7 @@ void add_osim_command(CLI::App& app, Runner& run) {
     common(cmd, o);
     cmd->add_flag("--json", o->json, "one JSON object on stdout");
     cmd->add_option("--setup", o->setup, "ForwardTool settings file: does its step budget cover the run?");
+    cmd->add_option("--integrator", o->integrator, "integrator name or all (default): whose step limits to predict");
     cmd->callback([o, &run] { run = [o] { return run_modes(*o); }; });
   }
   {

@@ -74,14 +74,7 @@ int multibody_step_limits(const StepLimitCommand& o, const io::Scenario& s,
 
 int step_limits(const StepLimitCommand& o) {
   const io::Scenario s = io::load_scenario(o.file);
-  std::vector<integrators::Method> chosen;
-  if (o.integrator == "all") {
-    for (const auto& m : integrators::methods) chosen.push_back(m.method);
-  } else if (const auto* m = integrators::find_method(o.integrator)) {
-    chosen.push_back(m->method);
-  } else {
-    throw io::InputError("--integrator", "", "unknown integrator \"" + o.integrator + "\"");
-  }
+  const std::vector<integrators::Method> chosen = chosen_methods(o.integrator);
 
   if (s.multibody()) return multibody_step_limits(o, s, chosen);
 
@@ -143,6 +136,18 @@ int step_limits(const StepLimitCommand& o) {
 }
 
 }  // namespace
+
+std::vector<integrators::Method> chosen_methods(const std::string& name) {
+  std::vector<integrators::Method> chosen;
+  if (name == "all") {
+    for (const auto& m : integrators::methods) chosen.push_back(m.method);
+  } else if (const auto* m = integrators::find_method(name)) {
+    chosen.push_back(m->method);
+  } else {
+    throw io::InputError("--integrator", "", "unknown integrator \"" + name + "\"");
+  }
+  return chosen;
+}
 
 void add_steplimit_command(CLI::App& app, Runner& run) {
   auto o = std::make_shared<StepLimitCommand>();
