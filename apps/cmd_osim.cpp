@@ -330,6 +330,12 @@ void print_analysis(const char* title, const ModesAnalysis& a, const std::vector
 int run_modes(const OsimOptions& o) {
   const Posed p = load(o);
   const FrozenAnalysis frozen = frozen_or_fail(p, o);
+  // Contact modes need the forces of a model at rest: a pose that does not
+  // stand has none worth analysing (its spheres may start sunk or in the air).
+  if (!frozen.at_equilibrium)
+    throw io::InputError(o.file, "/OpenSimDocument/Model",
+                         "no static equilibrium with every joint locked at this pose (" + frozen.no_equilibrium +
+                             "); the contact modes need forces at rest: pose the model so that it stands (--coordinate NAME=VALUE)");
   ModelModes modes;
   try {
     modes = analyse_model_modes(p.osim.model, p.q, frozen);
@@ -366,12 +372,12 @@ int run_modes(const OsimOptions& o) {
     std::cout << out.dump(2) << "\n";
     return exit_ok;
   }
-  std::printf("%s: contact modes at the %s pose (%s)\n", p.osim.file.c_str(), o.coordinates.empty() ? "default" : "given",
-              frozen.at_equilibrium ? "contact forces of the frozen equilibrium" : "NO frozen equilibrium: forces at the pose as it is");
+  std::printf("%s: contact modes at the %s pose (contact forces of the frozen equilibrium)\n", p.osim.file.c_str(),
+              o.coordinates.empty() ? "default" : "given");
   for (const auto& w : frozen.warnings) std::printf("warning: %s\n", w.c_str());
   print_analysis("frozen (every joint locked: one rigid body)", modes.frozen, frozen.model.speed_names(), frozen_names);
   print_analysis(modes.pose_at_equilibrium ? "articulated (M(q) of the unlocked coordinates, at the frozen equilibrium's pose)"
-                                           : "articulated (M(q) of the unlocked coordinates, at the pose given: no frozen equilibrium, or roots that are not Free joints)",
+                                           : "articulated (M(q) of the unlocked coordinates, at the pose given: the roots are not Free joints)",
                  modes.articulated, modes.articulated_speeds, names);
   std::printf("\npredicted largest stable fixed step (amplification of the linearised system):\n");
   std::printf("  %-20s %14s %14s", "integrator", "frozen_s", "articulated_s");

@@ -187,6 +187,18 @@ TEST(CmdOsim, ForwardSetupBudgetIsWeighed) {
   }
 }
 
+// A knee on one heel sphere cannot stand locked: no forces at rest, so no modes, and a sentence saying so.
+TEST(CmdOsim, ModesRefuseAPoseThatDoesNotStand) {
+  const std::string model = source_path("tests/data/osim/legacy_custom_knee.osim");
+  const CliResult r = run_dropsim({"osim", "modes", model});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("no static equilibrium with every joint locked"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--coordinate"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  // A pose sunk deep still stands: the equilibrium search starts with the deepest sphere touching.
+  EXPECT_EQ(run_dropsim({"osim", "modes", block_model, "--coordinate", "block_ty=-5", "--integrator", "rk4"}).exit_code, 0);
+}
+
 // The malformed-model corpus (tests/bad_inputs/osim): exit 2, file, element path, a sentence, nothing written.
 class BadOsim : public ::testing::TestWithParam<std::string> {};
 
