@@ -18,6 +18,7 @@
 #include <cmath>
 #include <concepts>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -63,6 +64,19 @@ struct EachSample {
     return count;
   }
 };
+
+// Hands the grid samples [from, to), all inside one step, to the observer at
+// once. Where it takes fewer, x is left at the first sample not taken, whose
+// time is returned: the run stops there.
+template <class Sampler, class Dense, class Vector>
+std::optional<double> hand_samples(Sampler& observer, const Dense& dense, const std::vector<double>& grid,
+                                   std::size_t from, std::size_t to, Vector& x, Vector& scratch) {
+  const std::size_t taken = observer.take_samples(dense, grid.data() + from, to - from);
+  if (taken == to - from) return std::nullopt;
+  dense(grid[from + taken], scratch);
+  x = scratch;
+  return grid[from + taken];
+}
 
 // Pair: an embedded method (embedded.hpp) with order, error_order, do_step
 // returning the new state, its derivative and an error estimate, calc_state
@@ -151,12 +165,8 @@ class AdaptiveDriver {
       const std::size_t inside = first_not_before(grid, next_output, t_new);
       if (inside > next_output) {
         const auto& dense = stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new);
-        const std::size_t taken = observer.take_samples(dense, grid.data() + next_output, inside - next_output);
-        if (taken < inside - next_output) {
-          dense(grid[next_output + taken], sample_);
-          x = sample_;
-          return stopped(stats, grid[next_output + taken], "stopped by observer");
-        }
+        if (const auto stop = hand_samples(observer, dense, grid, next_output, inside, x, sample_))
+          return stopped(stats, *stop, "stopped by observer");
         next_output = inside;
       }
       if (next_output < grid.size() && grid[next_output] == t_new) {

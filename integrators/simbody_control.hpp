@@ -105,12 +105,8 @@ class SimbodyControlledDriver {
       while (inside < grid.size() && grid[inside] <= t_new) ++inside;
       if (inside > next_output) {
         const auto& dense = stepper_.dense(x, dxdt, t, x_new, dxdt_new, t_new);
-        const std::size_t taken = observer.take_samples(dense, grid.data() + next_output, inside - next_output);
-        if (taken < inside - next_output) {
-          dense(grid[next_output + taken], sample_);
-          x = sample_;
-          return stopped(stats, grid[next_output + taken], "stopped by observer");
-        }
+        if (const auto stop = hand_samples(observer, dense, grid, next_output, inside, x, sample_))
+          return stopped(stats, *stop, "stopped by observer");
         if (inside == grid.size() && t_new > t_end) {
           dense(t_end, sample_);  // the run ends at the last output, inside this step
           x_new = sample_;
