@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "apps/commands.hpp"
+#include "apps/json_values.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/equilibrium.hpp"
 #include "dropsim/sim/format.hpp"
@@ -26,8 +27,6 @@ struct ModesOptions {
 
 // A verified mode fails when its finest run misses the prediction by more than this.
 constexpr double verify_tolerance = 0.005;
-
-std::vector<double> values(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
 
 std::string contact_name(const MultibodyModel& m, int i) { return m.contacts[static_cast<std::size_t>(i)].name; }
 
@@ -85,8 +84,8 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
       json runs = json::array();
       for (const auto& r : c.runs)
         runs.push_back({{"amplitude", r.amplitude}, {"step", r.step},
-                        {"omega", std::isfinite(r.omega) ? json(r.omega) : json(nullptr)},
-                        {"relative_error", std::isfinite(r.relative_error) ? json(r.relative_error) : json(nullptr)},
+                        {"omega", number_or_null(r.omega)},
+                        {"relative_error", number_or_null(r.relative_error)},
                         {"contact_opened", r.contact_opened}, {"diverged", r.diverged}});
       out["verification"].push_back({{"mode", c.mode}, {"predicted", c.predicted}, {"runs", runs}});
     }

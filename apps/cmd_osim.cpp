@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "apps/commands.hpp"
+#include "apps/json_values.hpp"
 #include "dropsim/integrators/registry.hpp"
 #include "dropsim/integrators/stability.hpp"
 #include "dropsim/io/atomic_file.hpp"
@@ -40,9 +41,6 @@ struct OsimOptions {
   double duration = 1.0;
 };
 
-std::vector<double> values(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
-std::vector<double> values(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
-json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 // The model and the pose it is analysed at: the coordinates' defaults, with --coordinate overrides.
 struct Posed {
@@ -68,13 +66,19 @@ Posed load(const OsimOptions& o) {
   return p;
 }
 
-// The frozen analysis; what the model cannot be frozen into is the file's fault.
-FrozenAnalysis frozen_or_fail(const Posed& p, const OsimOptions& o) {
+// What the model cannot be analysed as (frozen with gravity off -y, a singular
+// M(q), ...) is the file's fault: an InputError naming it.
+template <class Analysis>
+auto model_or_fail(const OsimOptions& o, Analysis&& analysis) {
   try {
-    return analyse_frozen(p.osim.model, p.q);
+    return analysis();
   } catch (const std::invalid_argument& e) {
     throw io::InputError(o.file, "/OpenSimDocument/Model", e.what());
   }
+}
+
+FrozenAnalysis frozen_or_fail(const Posed& p, const OsimOptions& o) {
+  return model_or_fail(o, [&] { return analyse_frozen(p.osim.model, p.q); });
 }
 
 // ---------------------------------------------------------------- inspect
@@ -336,12 +340,7 @@ int run_modes(const OsimOptions& o) {
     throw io::InputError(o.file, "/OpenSimDocument/Model",
                          "no static equilibrium with every joint locked at this pose (" + frozen.no_equilibrium +
                              "); the contact modes need forces at rest: pose the model so that it stands (--coordinate NAME=VALUE)");
-  ModelModes modes;
-  try {
-    modes = analyse_model_modes(p.osim.model, p.q, frozen);
-  } catch (const std::invalid_argument& e) {
-    throw io::InputError(o.file, "/OpenSimDocument/Model", e.what());
-  }
+  const ModelModes modes = model_or_fail(o, [&] { return analyse_model_modes(p.osim.model, p.q, frozen); });
   std::optional<io::ForwardSettings> setup;
   if (!o.setup.empty()) setup = io::read_forward_setup(o.setup);
   std::vector<std::string> names;
@@ -412,12 +411,7 @@ std::string scenario_name(const std::string& model) {
 
 int run_scenario(const OsimOptions& o) {
   const Posed p = load(o);
-  MultibodyModel frozen;
-  try {
-    frozen = frozen_model(p.osim.model, p.q);
-  } catch (const std::invalid_argument& e) {
-    throw io::InputError(o.file, "/OpenSimDocument/Model", e.what());
-  }
+  const MultibodyModel frozen = model_or_fail(o, [&] { return frozen_model(p.osim.model, p.q); });
   if (frozen.contacts.empty()) throw io::InputError(o.file, "/OpenSimDocument/Model/ForceSet", "the model has no sphere contact to stand on");
   const Body& b = frozen.bodies.front();
   json inertia = json::array();

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
+#include "apps/json_values.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/format.hpp"
 #include "dropsim/sim/steplimit.hpp"
@@ -19,8 +20,7 @@ struct StepLimitCommand {
   bool json = false;
 };
 
-// inf (unconditionally stable) and NaN (not defined) have no JSON number: null.
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+// inf (unconditionally stable) and NaN (not defined) are null in --json (number_or_null).
 
 std::string format_step(double v) {
   if (std::isnan(v)) return "-";

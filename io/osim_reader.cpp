@@ -541,16 +541,13 @@ class Reader {
       if (type == "PolynomialFunction") {
         const xml_node c = child(f, "coefficients");
         if (!c) doc_.fail(f, "a PolynomialFunction needs <coefficients>");
-        std::vector<double> v;
-        for (const auto& w : words(c.child_value())) v.push_back(std::strtod(w.c_str(), nullptr));
-        doc_.numbers(c, v.size());  // validates each
-        return CoordinateFunction::polynomial(v);
+        return CoordinateFunction::polynomial(doc_.numbers(c, words(c.child_value()).size()));
       }
       if (type == "SimmSpline" || type == "NaturalCubicSpline") {
         const xml_node x = child(f, "x"), y = child(f, "y");
         if (!x || !y) doc_.fail(f, "a " + type + " needs <x> and <y>");
-        const std::size_t n = words(x.child_value()).size();
-        return CoordinateFunction::spline(doc_.numbers(x, n), doc_.numbers(y, words(y.child_value()).size()),
+        return CoordinateFunction::spline(doc_.numbers(x, words(x.child_value()).size()),
+                                          doc_.numbers(y, words(y.child_value()).size()),
                                           type == "SimmSpline" ? CoordinateFunction::SplineEnds::divided_differences
                                                                : CoordinateFunction::SplineEnds::natural);
       }
@@ -665,9 +662,19 @@ class Reader {
       for (xml_node f = list.first_child(); f; f = f.next_sibling()) {
         if (f.type() != pugi::node_element) continue;
         const std::string type = local_name(f);
-        if (type == "HuntCrossleyForce") read_hunt_crossley(f);
-        else if (type == "SmoothSphereHalfSpaceForce") read_smooth(f);
-        else if (type != "PhysicalOffsetFrame") skipped_[type]++;
+        if (type != "HuntCrossleyForce" && type != "SmoothSphereHalfSpaceForce") {
+          if (type != "PhysicalOffsetFrame") skipped_[type]++;
+        } else if (disabled(f)) {
+          skipped_["disabled " + type]++;
+        } else {
+          OsimContactForce force;
+          force.name = f.attribute("name").value();
+          force.type = type;
+          force.path = doc_.path(f);
+          if (type == "HuntCrossleyForce") read_hunt_crossley(f, force);
+          else read_smooth(f, force);
+          out_.forces.push_back(force);
+        }
       }
   }
 
@@ -691,12 +698,7 @@ class Reader {
   // Simbody's HuntCrossleyForce: every sphere of the force's geometry meets
   // every half-space of it on another body; each surface brings its own
   // parameters and the pair combines them (docs/physics.md#combining-rules).
-  void read_hunt_crossley(const xml_node& f) {
-    if (disabled(f)) { skipped_["disabled HuntCrossleyForce"]++; return; }
-    OsimContactForce force;
-    force.name = f.attribute("name").value();
-    force.type = "HuntCrossleyForce";
-    force.path = doc_.path(f);
+  void read_hunt_crossley(const xml_node& f, OsimContactForce& force) {
     force.transition_velocity = doc_.number_or(f, "transition_velocity", 0.01);
     std::vector<std::pair<std::pair<bool, int>, std::size_t>> surfaces;  // geometry, its set
     for (xml_node p : child(child(f, "ContactParametersSet"), "objects").children()) {
@@ -748,15 +750,9 @@ class Reader {
             model_.spheres[static_cast<std::size_t>(g.second)].body != model_.spheres[static_cast<std::size_t>(g2.second)].body)
           doc_.fail(f, "pairs two spheres on different bodies (" + model_.spheres[static_cast<std::size_t>(g.second)].name + ", " +
                            model_.spheres[static_cast<std::size_t>(g2.second)].name + "); dropsim reads sphere on half-space contact only");
-    out_.forces.push_back(force);
   }
 
-  void read_smooth(const xml_node& f) {
-    if (disabled(f)) { skipped_["disabled SmoothSphereHalfSpaceForce"]++; return; }
-    OsimContactForce force;
-    force.name = f.attribute("name").value();
-    force.type = "SmoothSphereHalfSpaceForce";
-    force.path = doc_.path(f);
+  void read_smooth(const xml_node& f, OsimContactForce& force) {
     const xml_node sphere_socket = child(f, "socket_sphere"), plane_socket = child(f, "socket_half_space");
     if (!sphere_socket || !plane_socket) doc_.fail(f, "a SmoothSphereHalfSpaceForce needs <socket_sphere> and <socket_half_space>");
     const auto sphere = geometry_named(sphere_socket, trimmed(sphere_socket.child_value()));
@@ -801,7 +797,6 @@ class Reader {
     force.sets.push_back(set);
     force.contacts.push_back(static_cast<int>(model_.contacts.size()));
     model_.contacts.push_back(c);
-    out_.forces.push_back(force);
   }
 
   // One line: everything in the model dropsim does not represent, by type.

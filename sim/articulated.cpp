@@ -87,7 +87,10 @@ ArticulatedKinematics articulated_kinematics(const ArticulatedModel& model, cons
 }
 
 Eigen::MatrixXd joint_space_mass_matrix(const ArticulatedModel& model, const Eigen::VectorXd& q) {
-  const ArticulatedKinematics kin = articulated_kinematics(model, q);
+  return joint_space_mass_matrix(model, articulated_kinematics(model, q));
+}
+
+Eigen::MatrixXd joint_space_mass_matrix(const ArticulatedModel& model, const ArticulatedKinematics& kin) {
   const auto nc = static_cast<Eigen::Index>(model.coordinates.size());
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(nc, nc);
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
@@ -195,7 +198,7 @@ Linearization articulated_linearization(const ArticulatedModel& model, const Eig
     return out;
   };
   Linearization lin;
-  const Eigen::MatrixXd m_all = joint_space_mass_matrix(model, q);
+  const Eigen::MatrixXd m_all = joint_space_mass_matrix(model, kin);
   lin.M = columns(columns(m_all).transpose().eval());  // rows and columns
   std::vector<double> k, c, x, f;
   std::vector<Eigen::RowVectorXd> rows;

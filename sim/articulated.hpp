@@ -108,6 +108,8 @@ ArticulatedKinematics articulated_kinematics(const ArticulatedModel& model, cons
 // M(q) = sum_b m_b Jc_b^T Jc_b + Jw_b^T I_b Jw_b over the coordinates, Jc the
 // mass centre's Jacobian (docs/physics.md#articulated-models).
 Eigen::MatrixXd joint_space_mass_matrix(const ArticulatedModel& model, const Eigen::VectorXd& q);
+// The same from kinematics already computed at q.
+Eigen::MatrixXd joint_space_mass_matrix(const ArticulatedModel& model, const ArticulatedKinematics& kin);
 
 // Every joint locked at q: one free rigid body with the composite mass, mass
 // centre and inertia (world axes), its spheres where q puts them, each resting
