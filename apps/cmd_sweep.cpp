@@ -4,13 +4,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
 #include "dropsim/io/atomic_file.hpp"
+#include "dropsim/io/input_file.hpp"
 #include "dropsim/io/json_reader.hpp"
 #include "apps/sweep_ranks.hpp"
 #include "dropsim/io/sweep.hpp"
@@ -72,11 +71,7 @@ int sweep(const SweepOptions& o) {
       o.samples > 0 ? io::latin_hypercube_design(axes, o.samples, o.seed) : io::cartesian_design(axes);
   const auto [shard, shards] = parse_shard(o.shard);
 
-  std::ifstream in(o.base, std::ios::binary);
-  if (!in) throw io::InputError(o.base, "", "cannot open the file for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const nlohmann::json base = io::parse_json_document(text.str(), o.base);
+  const nlohmann::json base = io::parse_json_document(io::read_input_file(o.base, "a scenario JSON file"), o.base);
   const io::Scenario first = io::parse_scenario_json(base, o.base);  // the base itself must be valid
   const std::string output = o.output.empty() ? "results/" + first.name + "_sweep.h5" : o.output;
   const auto parent = std::filesystem::path(output).parent_path();

@@ -1,5 +1,6 @@
 // dropsim: drop-test simulation for choosing penalty-contact parameters and steps.
 #include <iostream>
+#include <new>
 
 #include "apps/commands.hpp"
 #include "dropsim/io/input_error.hpp"
@@ -32,6 +33,10 @@ int main(int argc, char** argv) {
     return exit_bad_input;
   } catch (const dropsim::io::IoError& e) {
     std::cerr << "dropsim: " << e.what() << "\n";
+    return exit_bad_input;
+  } catch (const std::bad_alloc&) {
+    // Like a full disk, the machine's limit rather than dropsim's fault; a writer names its file.
+    std::cerr << "dropsim: out of memory\n";
     return exit_bad_input;
   } catch (const std::exception& e) {
     // Anything else is dropsim's own fault, not the input's: one sentence, its own status.

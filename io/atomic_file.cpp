@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <new>
 #include <set>
 #include <thread>
 
@@ -63,10 +64,16 @@ fs::path rename_target(const std::string& final_path) {
 }
 
 // Creates `path` exclusively and registers it for removal on a signal; -1 and errno on failure.
+// Registered first: an allocation failing there must not leave a file behind.
 int create_registered(const std::string& path) {
   std::lock_guard guard(registry().lock);
+  const auto entry = registry().temporaries.insert(path).first;
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd >= 0) registry().temporaries.insert(path);
+  if (fd < 0) {
+    const int cause = errno;
+    registry().temporaries.erase(entry);
+    errno = cause;
+  }
   return fd;
 }
 
@@ -85,9 +92,11 @@ AtomicFile::AtomicFile(std::string final_path) : final_(std::move(final_path)) {
   temporary_ = (dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
                        std::to_string(counter++)))
                    .string();
+  std::string resolved = target.string();
+  // Nothing may throw once the temporary exists: the destructor would not remove it.
   fd_ = create_registered(temporary_);
   if (fd_ < 0) throw IoError(final_, "cannot create a temporary file in " + dir.string() + ": " + errno_text());
-  final_ = target.string();
+  final_ = std::move(resolved);
 }
 
 AtomicFile::~AtomicFile() {
@@ -134,10 +143,18 @@ void check_output_directory(const std::string& dir) {
   remove_registered(probe);
 }
 
+void write_file_atomically(const std::string& path, const std::function<void(AtomicFile&)>& fill) {
+  try {
+    AtomicFile file(path);
+    fill(file);
+    file.commit();
+  } catch (const std::bad_alloc&) {
+    throw IoError(path, "out of memory while writing the file");
+  }
+}
+
 void write_text_file(const std::string& path, const std::string& text) {
-  AtomicFile file(path);
-  file.write(text.data(), text.size());
-  file.commit();
+  write_file_atomically(path, [&](AtomicFile& file) { file.write(text.data(), text.size()); });
 }
 
 void check_output_file(const std::string& path) { (void)rename_target(path); }

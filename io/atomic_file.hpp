@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace dropsim::io {
@@ -33,6 +34,11 @@ class AtomicFile {
   int fd_ = -1;
   bool committed_ = false;
 };
+
+// Writes PATH complete or not at all: `fill` writes the temporary (through
+// AtomicFile::write, or by its path), then it is committed. Memory running out
+// on the way is an IoError naming the file, as a full disk is.
+void write_file_atomically(const std::string& path, const std::function<void(AtomicFile&)>& fill);
 
 // A whole text file, complete or absent; throws IoError.
 void write_text_file(const std::string& path, const std::string& text);

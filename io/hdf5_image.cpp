@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "dropsim/io/atomic_file.hpp"
@@ -43,8 +44,13 @@ class CoreArena {
   static herr_t release(void*) { return 0; }
 
   // realloc's contract: the first bytes are kept (vector growth copies them).
-  void* grow(size_t size) {
-    if (bytes_.size() < size) bytes_.resize(size);
+  // Called from libhdf5's C code, so no exception may leave: null is its "no memory".
+  void* grow(size_t size) noexcept {
+    try {
+      if (bytes_.size() < size) bytes_.resize(size);
+    } catch (const std::bad_alloc&) {
+      return nullptr;
+    }
     return bytes_.data();
   }
 
@@ -55,34 +61,34 @@ class CoreArena {
 
 void write_hdf5_file(const std::string& path, std::size_t expected_bytes,
                      const std::function<void(H5::H5File&)>& contents) {
-  AtomicFile out(path);
-  try {
-    H5::Exception::dontPrint();
-    H5::FileAccPropList in_memory;
-    in_memory.setCore(std::max<std::size_t>(1 << 16, expected_bytes), false);
-    thread_local CoreArena arena;
-    H5FD_file_image_callbacks_t callbacks = arena.callbacks();
-    if (H5Pset_file_image_callbacks(in_memory.getId(), &callbacks) < 0)
-      throw H5::PropListIException("H5Pset_file_image_callbacks", "cannot give the core driver its memory");
-    // No sieve buffer: the file is memory already. With one, every dataset
-    // smaller than 64 KB was copied through a freshly calloc'ed buffer.
-    in_memory.setSieveBufSize(0);
-    H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
-    contents(file);
-    file.flush(H5F_SCOPE_GLOBAL);
-    const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
-    if (size < 0) throw H5::FileIException("H5Fget_file_image", "cannot size the in-memory file");
-    // Kept per thread across files, like the arena: fresh pages per file cost more than the copy.
-    thread_local std::vector<char> image;
-    image.resize(static_cast<std::size_t>(size));
-    if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size)
-      throw H5::FileIException("H5Fget_file_image", "cannot copy the in-memory file");
-    file.close();
-    out.write(image.data(), image.size());
-  } catch (const H5::Exception& e) {
-    throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
-  }
-  out.commit();
+  write_file_atomically(path, [&](AtomicFile& out) {
+    try {
+      H5::Exception::dontPrint();
+      H5::FileAccPropList in_memory;
+      in_memory.setCore(std::max<std::size_t>(1 << 16, expected_bytes), false);
+      thread_local CoreArena arena;
+      H5FD_file_image_callbacks_t callbacks = arena.callbacks();
+      if (H5Pset_file_image_callbacks(in_memory.getId(), &callbacks) < 0)
+        throw H5::PropListIException("H5Pset_file_image_callbacks", "cannot give the core driver its memory");
+      // No sieve buffer: the file is memory already. With one, every dataset
+      // smaller than 64 KB was copied through a freshly calloc'ed buffer.
+      in_memory.setSieveBufSize(0);
+      H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
+      contents(file);
+      file.flush(H5F_SCOPE_GLOBAL);
+      const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
+      if (size < 0) throw H5::FileIException("H5Fget_file_image", "cannot size the in-memory file");
+      // Kept per thread across files, like the arena: fresh pages per file cost more than the copy.
+      thread_local std::vector<char> image;
+      image.resize(static_cast<std::size_t>(size));
+      if (H5Fget_file_image(file.getId(), image.data(), image.size()) != size)
+        throw H5::FileIException("H5Fget_file_image", "cannot copy the in-memory file");
+      file.close();
+      out.write(image.data(), image.size());
+    } catch (const H5::Exception& e) {
+      throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
+    }
+  });
 }
 
 }  // namespace dropsim::io

@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <iterator>
 #include <numbers>
@@ -18,6 +17,7 @@
 #include <sstream>
 
 #include "dropsim/io/input_error.hpp"
+#include "dropsim/io/input_file.hpp"
 #include "dropsim/io/io_error.hpp"
 #include "dropsim/sim/combining.hpp"
 #include "dropsim/sim/format.hpp"
@@ -822,17 +822,11 @@ class Reader {
   std::map<std::string, int> skipped_;
 };
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path, "cannot open for reading");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw IoError(path, "read failed");
-  return bytes;
-}
-
 }  // namespace
 
-OsimModel read_osim(const std::string& path) { return read_osim_bytes(path, read_bytes(path)); }
+OsimModel read_osim(const std::string& path) {
+  return read_osim_bytes(path, read_input_file(path, "an OpenSim model file"));
+}
 
 OsimModel read_osim_bytes(const std::string& name, std::string bytes) {
   const Document doc(name, std::move(bytes));
@@ -844,7 +838,7 @@ OsimModel read_osim_bytes(const std::string& name, std::string bytes) {
 }
 
 ForwardSettings read_forward_setup(const std::string& path) {
-  const Document doc(path, read_bytes(path));
+  const Document doc(path, read_input_file(path, "an OpenSim setup file"));
   const xml_node tool = doc.doc().child("OpenSimDocument").child("ForwardTool");
   if (!tool) throw InputError(path, "/OpenSimDocument", "must contain a <ForwardTool>");
   ForwardSettings s;

@@ -1,17 +1,13 @@
 // Scenario JSON -> validated Scenario (docs/interface.md, drop form).
 #include "dropsim/io/scenario.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <stdexcept>
 
 #include "dropsim/io/contact_spec.hpp"
+#include "dropsim/io/input_file.hpp"
 #include "dropsim/io/json_reader.hpp"
 #include "dropsim/io/scenario_multibody.hpp"
 #include "dropsim/sim/scaling.hpp"
@@ -210,17 +206,7 @@ const Model& Scenario::checked_drop() const {
 }
 
 Scenario load_scenario(const std::string& path) {
-  // A directory opens fine as a stream and then reads as empty: say what it is.
-  if (std::error_code ec; std::filesystem::is_directory(path, ec))
-    throw InputError(path, "", "is a directory; expected a scenario JSON file");
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", std::string("cannot open the file for reading: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(path, "", std::string("cannot read the file: ") + std::strerror(errno));
-  if (text.str().empty()) throw InputError(path, "", "the file is empty; expected a scenario JSON object");
-  return parse_scenario(text.str(), path);
+  return parse_scenario(read_input_file(path, "a scenario JSON file"), path);
 }
 
 void apply_override(Scenario& s, const IntegratorOverride& o) {

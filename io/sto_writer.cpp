@@ -37,15 +37,13 @@ void write_trace_sto(std::ostream& out, const std::string& name, const Trace& tr
 }
 
 void write_trace_sto_file(const std::string& path, const std::string& name, const Trace& trace) {
-  AtomicFile file(path);
-  {
+  write_file_atomically(path, [&](AtomicFile& file) {
     std::ofstream out(file.temporary_path(), std::ios::binary);
     if (!out) throw IoError(path, "cannot open for writing");
     write_trace_sto(out, name, trace);
     out.flush();
     if (!out) throw IoError(path, "write failed (disk full?)");
-  }
-  file.commit();
+  });
 }
 
 }  // namespace dropsim::io

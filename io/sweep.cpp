@@ -232,6 +232,15 @@ class SweepReader {
   H5::Group root_;
 };
 
+// `json(texts).dump()` without a json array: destroying one allocates
+// (nlohmann's destructor keeps a stack), and a destructor that cannot
+// allocate ends the process; a writer must fail with a sentence instead.
+std::string json_text_list(const std::vector<std::string>& texts) {
+  std::string list = "[";
+  for (const std::string& t : texts) list += (list.size() > 1 ? "," : "") + json(t).dump();
+  return list + "]";
+}
+
 }  // namespace
 
 void write_sweep_hdf5(const std::string& path, const SweepFile& s) {
@@ -267,8 +276,8 @@ void write_sweep_hdf5(const std::string& path, const SweepFile& s) {
     string_attribute(root, "base_scenario", s.base_scenario);
     string_attribute(root, "design", s.kind);
     string_attribute(root, "seed", std::to_string(s.seed));
-    string_attribute(root, "axes", json(s.axes).dump());
-    string_attribute(root, "parameter_paths", json(s.pointers).dump());
+    string_attribute(root, "axes", json_text_list(s.axes));
+    string_attribute(root, "parameter_paths", json_text_list(s.pointers));
     string_attribute(root, "total_runs", std::to_string(s.total_runs));
     string_attribute(root, "shard", s.shard);
     string_attribute(root, "settling_band", "|F/(Mg) - 1| <= 0.02");

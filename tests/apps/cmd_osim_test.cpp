@@ -199,6 +199,19 @@ TEST(CmdOsim, ModesRefuseAPoseThatDoesNotStand) {
   EXPECT_EQ(run_dropsim({"osim", "modes", block_model, "--coordinate", "block_ty=-5", "--integrator", "rk4"}).exit_code, 0);
 }
 
+// A model path that is not a readable file is named with the reason, as a scenario's is.
+TEST(OsimInput, DirectoryAndMissingFileRefused) {
+  const fs::path dir = fresh_directory("osim-input");
+  const std::string missing = (dir / "absent.osim").string();
+  for (const auto& [path, reason] : {std::pair{dir.string(), std::string("is a directory; expected an OpenSim model file")},
+                                     std::pair{missing, std::string("cannot open the file for reading: No such file")}}) {
+    const CliResult r = run_dropsim({"osim", "inspect", path});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("dropsim: " + path + ": /: " + reason), std::string::npos) << r.err;
+  }
+  fs::remove_all(dir);
+}
+
 // The malformed-model corpus (tests/bad_inputs/osim): exit 2, file, element path, a sentence, nothing written.
 class BadOsim : public ::testing::TestWithParam<std::string> {};
 
