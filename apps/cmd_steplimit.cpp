@@ -6,6 +6,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/json_values.hpp"
+#include "dropsim/integrators/multistep_stability.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/format.hpp"
 #include "dropsim/sim/steplimit.hpp"
@@ -27,6 +28,30 @@ std::string format_step(double v) {
   if (std::isinf(v)) return "unconditional";
   if (v == 0.0) return "unstable";
   return significant(v, 6);
+}
+
+// The fixed orders a variable-order code (CVODE: BDF 1-5, Adams 1-12) moves
+// between, on the modes linearised at equilibrium: which are stable at every
+// step, and the steps where the others grow (docs/physics.md#multistep-methods).
+nlohmann::json multistep_orders(const integrators::LinearSystem& modes, bool print) {
+  nlohmann::json rows = nlohmann::json::array();
+  std::string stable_everywhere;
+  for (const integrators::MultistepMethod& m : integrators::cvode_orders()) {
+    const integrators::MultistepStability s = integrators::multistep_stability(m, modes);
+    nlohmann::json bands = nlohmann::json::array();
+    std::string text;
+    for (const integrators::StepBand& b : s.unstable) {
+      bands.push_back({b.from, number_or_null(b.to)});
+      text += (text.empty() ? "" : ", ") + ("(" + significant(b.from, 4) + ", " +
+                                            (std::isinf(b.to) ? std::string("inf") : significant(b.to, 6)) + ")");
+    }
+    rows.push_back({{"name", m.name()}, {"unconditionally_stable", s.unconditional()}, {"unstable_steps", bands}});
+    if (!print) continue;
+    if (s.unconditional()) stable_everywhere += (stable_everywhere.empty() ? "" : " ") + m.name();
+    else std::printf("  %-8s unstable for h in %s s\n", m.name().c_str(), text.c_str());
+  }
+  if (print) std::printf("  stable at every step: %s\n", stable_everywhere.empty() ? "none" : stable_everywhere.c_str());
+  return rows;
 }
 
 // Multi-contact scenarios: coupled modes at equilibrium against a kicked nonlinear run.
@@ -59,16 +84,22 @@ int multibody_step_limits(const StepLimitCommand& o, const io::Scenario& s,
                   std::isfinite(r.ratio()) ? std::to_string(r.ratio()).substr(0, 6).c_str() : "-",
                   r.limited_by_friction ? "friction" : "normal");
   }
-  if (o.json) {
-    std::cout << nlohmann::json{{"scenario", s.name},
-                                {"growth_tolerance", integrators::default_growth_tolerance},
-                                {"integrators", rows}}
-                     .dump(2)
-              << "\n";
-  } else {
+  if (!o.json) {
     std::printf("measured: from equilibrium, kicked in every contact mode; largest fixed step whose mechanical "
                 "energy stays within 1e4 kick energies over >= 500 periods (bisection, 0.1 %%)\n");
+    std::printf("CVODE's fixed orders on the coupled modes at equilibrium (growth <= %g per radian):\n",
+                integrators::default_growth_tolerance);
   }
+  const MultibodyModel& model = *s.multibody();
+  const nlohmann::json orders =
+      multistep_orders(linearize(model, static_equilibrium(model, model.initial_state()).x).linear_system(), !o.json);
+  if (o.json)
+    std::cout << nlohmann::json{{"scenario", s.name},
+                                {"growth_tolerance", integrators::default_growth_tolerance},
+                                {"integrators", rows},
+                                {"multistep_orders", orders}}
+                     .dump(2)
+              << "\n";
   return exit_ok;
 }
 
@@ -116,6 +147,13 @@ int step_limits(const StepLimitCommand& o) {
                   std::isfinite(r.ratio()) ? std::to_string(r.ratio()).substr(0, 6).c_str() : "-",
                   bracketed ? "peak..equilibrium" : "-");
   }
+  if (!o.json) {
+    std::printf("measured: largest fixed step that stays bounded and settles within 1 %% of the equilibrium "
+                "(bisection, 0.1 %%); '+' = still stable at duration/20\n");
+    std::printf("CVODE's fixed orders on the mode at equilibrium (growth <= %g per radian):\n",
+                integrators::default_growth_tolerance);
+  }
+  const nlohmann::json orders = multistep_orders(eq, !o.json);
   if (o.json) {
     std::cout << nlohmann::json{{"scenario", s.name},
                                 {"equilibrium_indentation", x_eq},
@@ -125,12 +163,10 @@ int step_limits(const StepLimitCommand& o) {
                                 {"damping_ratio_equilibrium", zeta_eq},
                                 {"growth_tolerance", integrators::default_growth_tolerance},
                                 {"settle_tolerance", StepLimitOptions{}.settle_tolerance},
-                                {"integrators", rows}}
+                                {"integrators", rows},
+                                {"multistep_orders", orders}}
                      .dump(2)
               << "\n";
-  } else {
-    std::printf("measured: largest fixed step that stays bounded and settles within 1 %% of the equilibrium "
-                "(bisection, 0.1 %%); '+' = still stable at duration/20\n");
   }
   return exit_ok;
 }

@@ -14,6 +14,7 @@
 #include <Eigen/LU>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "dropsim/integrators/fixed_step.hpp"
 #include "dropsim/integrators/integrate.hpp"
@@ -117,35 +118,47 @@ struct StepLimit {
 
 inline constexpr double default_growth_tolerance = 1e-6;
 
-// Scans h upward from 1e-3 / rate (below that, a method unstable at every h is
-// reported as 0) in steps of 2 %, up to 1e4 / rate (beyond: unconditional), then
-// bisects the first stable-to-unstable crossing to 1e-12 relative.
+// Steps (s) where a method is unstable; `to` is +inf when it stays unstable.
+struct StepBand {
+  double from = 0.0, to = 0.0;
+};
+
+// Scans `stable(h)` upward from 1e-3 / rate (below that, a method unstable at
+// every h gets a band from 0) in steps of 2 %, up to 1e4 / rate, and bisects
+// every change of verdict to 1e-12 relative; `first_only` stops at the first
+// band's start.
+template <class Stable>
+std::vector<StepBand> unstable_bands(Stable&& stable, double rate, bool first_only = false) {
+  std::vector<StepBand> bands;
+  if (!(rate > 0.0)) return bands;
+  auto change = [&](double lo, double hi) {  // stable(lo) != stable(hi): the boundary
+    const bool at_lo = stable(lo);
+    while (hi - lo > 1e-12 * hi) {
+      const double mid = 0.5 * (lo + hi);
+      (stable(mid) == at_lo ? lo : hi) = mid;
+    }
+    return at_lo ? lo : hi;  // the last stable step, or the first stable one
+  };
+  double h = 1e-3 / rate;
+  bool was_stable = stable(h);
+  if (!was_stable) bands.push_back({0.0, std::numeric_limits<double>::infinity()});
+  if (first_only && !bands.empty()) return bands;
+  for (double next = h * 1.02; next <= 1e4 / rate; h = next, next *= 1.02) {
+    const bool is_stable = stable(next);
+    if (is_stable == was_stable) continue;
+    if (is_stable) bands.back().to = change(h, next);
+    else bands.push_back({change(h, next), std::numeric_limits<double>::infinity()});
+    if (first_only && !bands.empty()) return bands;
+    was_stable = is_stable;
+  }
+  return bands;
+}
+
+// The largest stable step: the first unstable band's start (beyond 1e4 / rate: unconditional).
 template <class Stable>
 StepLimit find_step_limit(Stable&& stable, double rate, double tolerance) {
-  StepLimit limit;
-  limit.tolerance = tolerance;
-  if (!(rate > 0.0)) {
-    limit.step = std::numeric_limits<double>::infinity();
-    return limit;
-  }
-  double lo = 1e-3 / rate;
-  if (!stable(lo)) return limit;
-  double hi = lo;
-  for (;;) {
-    hi = lo * 1.02;
-    if (hi > 1e4 / rate) {
-      limit.step = std::numeric_limits<double>::infinity();
-      return limit;
-    }
-    if (!stable(hi)) break;
-    lo = hi;
-  }
-  while (hi - lo > 1e-12 * hi) {
-    const double mid = 0.5 * (lo + hi);
-    (stable(mid) ? lo : hi) = mid;
-  }
-  limit.step = lo;
-  return limit;
+  const std::vector<StepBand> bands = unstable_bands(stable, rate, true);
+  return {bands.empty() ? std::numeric_limits<double>::infinity() : bands.front().from, tolerance};
 }
 
 template <class Stepper>
