@@ -29,12 +29,39 @@ struct RunOptions {
   int jobs = 0;
   bool sto = false;    // also write <name>.sto (OpenSim Storage)
   bool force = false;  // the resource guard checks only its hard limits
+  bool explain = false;  // say what held each adaptive run's steps
 };
 
 struct Outcome {
   Trace trace;
   std::string error;  // I/O failure while writing
 };
+
+// An adaptive run's steps: how many, and how much of the time, stability held
+// (docs/integrators.md#stiffness-attribution); the rest accuracy held.
+void print_explanation(const io::Scenario& s, const Trace& t) {
+  if (t.step > 0.0) {
+    std::printf("%s: fixed step %s s (%s): no error control\n", s.name.c_str(), significant(t.step, 4).c_str(),
+                t.integrator.c_str());
+    return;
+  }
+  const auto& st = t.stats;
+  const double span = st.end_time;
+  if (st.steps == 0 || !(span > 0.0)) return;
+  auto percent = [](auto part, double whole) { return 100.0 * static_cast<double>(part) / whole; };
+  const double n = static_cast<double>(st.steps);
+  std::printf("%s: %s, %ld steps (mean %s s): %ld (%.0f %%, covering %.0f %% of the time) held by stability",
+              s.name.c_str(), t.integrator.c_str(), st.steps, significant(span / n, 4).c_str(),
+              st.stability_bound_steps, percent(st.stability_bound_steps, n), percent(st.stability_bound_time, span));
+  if (st.stability_bound_steps > 0)
+    std::printf(" at %.2f of the local limit on average",
+                st.step_over_limit_sum / static_cast<double>(st.stability_bound_steps));
+  if (st.cap_bound_steps > 0)
+    std::printf(", %ld (%.0f %%, covering %.0f %%) by the largest step allowed", st.cap_bound_steps,
+                percent(st.cap_bound_steps, n), percent(st.cap_bound_time, span));
+  const double accuracy = n - static_cast<double>(st.stability_bound_steps + st.cap_bound_steps);
+  std::printf(", %.0f (%.0f %%) by accuracy\n", accuracy, percent(accuracy, n));
+}
 
 void print_summary(const io::Scenario& s, const Trace& t) {
   const std::size_t peak = t.peak_index();
@@ -130,6 +157,7 @@ int run_all(const RunOptions& o) {
       print_divergence(scenarios[i], t);
       code = std::max(code, int(exit_check_failed));
     }
+    if (o.explain) print_explanation(scenarios[i], t);
     if (!outcomes[i].error.empty()) {
       std::fprintf(stderr, "dropsim: %s\n", outcomes[i].error.c_str());
       code = exit_bad_input;
@@ -152,6 +180,7 @@ void add_run_command(CLI::App& app, Runner& run) {
   cmd->add_flag("--force", o->force, "run even if the estimated steps or trace size exceed the budget");
   cmd->add_option("-j,--jobs", o->jobs, "parallel runs (default: all cores)")->check(CLI::PositiveNumber);
   cmd->add_flag("--sto", o->sto, "also write DIR/<name>.sto (OpenSim Storage, tab-separated)");
+  cmd->add_flag("--explain", o->explain, "say whether stability or accuracy held each adaptive run's steps");
   cmd->callback([o, &run] { run = [o] { return run_all(*o); }; });
 }
 

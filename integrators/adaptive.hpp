@@ -91,22 +91,24 @@ class AdaptiveDriver {
   // time (grid.front() == t0), or hands it each step's samples at once
   // (takes_samples). The observer returns false (or takes fewer) to stop the run.
   // atol holds one absolute tolerance per state component.
-  template <class Observer>
+  // `watch.accepted(x, t, h, stats)` hears of every accepted step (NoStepWatch: nothing).
+  template <class Observer, class Watch = NoStepWatch>
   IntegrationStats integrate(const System& system, Vector& x, const std::vector<double>& grid,
-                             const AdaptiveSettings& settings, const Vector& atol, Observer&& observer) {
+                             const AdaptiveSettings& settings, const Vector& atol, Observer&& observer,
+                             Watch&& watch = {}) {
     using Dense = decltype(stepper_.dense(x, x, 0.0, x, x, 0.0));
     if constexpr (takes_samples<std::remove_reference_t<Observer>, Dense>) {
-      return run(system, x, grid, settings, atol, observer);
+      return run(system, x, grid, settings, atol, observer, watch);
     } else {
       EachSample<std::remove_reference_t<Observer>, Vector> each{observer, x};
-      return run(system, x, grid, settings, atol, each);
+      return run(system, x, grid, settings, atol, each, watch);
     }
   }
 
  private:
-  template <class Sampler>
+  template <class Sampler, class Watch>
   IntegrationStats run(const System& system, Vector& x, const std::vector<double>& grid,
-                       const AdaptiveSettings& settings, const Vector& atol, Sampler& observer) {
+                       const AdaptiveSettings& settings, const Vector& atol, Sampler& observer, Watch& watch) {
     IntegrationStats stats;
     const CountingSystem<System> sys{&system, &stats.rhs_evaluations};
     double t = grid.front();
@@ -178,6 +180,7 @@ class AdaptiveDriver {
       }
       ++stats.steps;
       if (landing) ++stats.events;
+      watch.accepted(x_new, t_new, h, stats);
       x = x_new;
       dxdt = dxdt_new;
       t = t_new;

@@ -60,15 +60,16 @@ decltype(auto) visit_pair(Method method, Visitor&& visit) {
 }
 
 // Throws std::invalid_argument when settings.method names no registered method.
-template <class System, class Observer>
+// An adaptive method's driver tells `watch` of every accepted step (stiffness.hpp).
+template <class System, class Observer, class Watch = NoStepWatch>
 IntegrationStats integrate(const Settings& settings, const System& system, typename System::Vector& x,
                            const std::vector<double>& grid, const typename System::Vector& atol,
-                           Observer&& observer) {
+                           Observer&& observer, Watch&& watch = {}) {
   using Vector = typename System::Vector;
   if (settings.method == Method::rk_merson && !settings.fixed) {
     // Simbody's own controller and accuracy semantics (simbody_control.hpp): atol does not apply.
     SimbodyControlledDriver<System, MersonPair<Vector>> driver;
-    return driver.integrate(system, x, grid, {settings.rtol, 0.0, settings.max_step}, observer);
+    return driver.integrate(system, x, grid, {settings.rtol, 0.0, settings.max_step}, observer, watch);
   }
   if (info(settings.method).adaptive && !settings.fixed) {
     return visit_pair<Vector>(settings.method, [&](auto& pair) -> IntegrationStats {
@@ -80,7 +81,7 @@ IntegrationStats integrate(const Settings& settings, const System& system, typen
         AdaptiveSettings adaptive;
         adaptive.rtol = settings.rtol;
         adaptive.max_step = settings.max_step;
-        return driver.integrate(system, x, grid, adaptive, atol, observer);
+        return driver.integrate(system, x, grid, adaptive, atol, observer, watch);
       }
     });
   }

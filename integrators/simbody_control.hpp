@@ -38,15 +38,16 @@ class SimbodyControlledDriver {
   using Vector = typename System::Vector;
   static constexpr double default_time_scale = 0.1;  // s, Simbody's System default
 
-  template <class Observer>
+  // `watch.accepted(x, t, h, stats)` hears of every accepted step (NoStepWatch: nothing).
+  template <class Observer, class Watch = NoStepWatch>
   IntegrationStats integrate(const System& system, Vector& x, const std::vector<double>& grid,
-                             const SimbodyControlSettings& settings, Observer&& observer) {
+                             const SimbodyControlSettings& settings, Observer&& observer, Watch&& watch = {}) {
     using Dense = decltype(stepper_.dense(x, x, 0.0, x, x, 0.0));
     if constexpr (takes_samples<std::remove_reference_t<Observer>, Dense>) {
-      return run(system, x, grid, settings, observer);
+      return run(system, x, grid, settings, observer, watch);
     } else {
       EachSample<std::remove_reference_t<Observer>, Vector> each{observer, x};
-      return run(system, x, grid, settings, each);
+      return run(system, x, grid, settings, each, watch);
     }
   }
 
@@ -67,9 +68,9 @@ class SimbodyControlledDriver {
   }
 
  private:
-  template <class Sampler>
+  template <class Sampler, class Watch>
   IntegrationStats run(const System& system, Vector& x, const std::vector<double>& grid,
-                       const SimbodyControlSettings& settings, Sampler& observer) {
+                       const SimbodyControlSettings& settings, Sampler& observer, Watch& watch) {
     IntegrationStats stats;
     const CountingSystem<System> sys{&system, &stats.rhs_evaluations};
     double t = grid.front();
@@ -114,6 +115,7 @@ class SimbodyControlledDriver {
         next_output = inside;
       }
       ++stats.steps;
+      watch.accepted(x_new, std::min(t_new, t_end), h_taken_, stats);
       x = x_new;
       dxdt = dxdt_new;
       t = std::min(t_new, t_end);

@@ -40,6 +40,21 @@ struct IntegrationStats {
   long newton_failures = 0;  // implicit solves stopped at their iteration cap, unconverged
   double end_time = 0.0;     // where integration stopped
   std::string reason;        // why it stopped early, if it did
+  // Adaptive methods with a step watch (stiffness.hpp): accepted steps of at
+  // least half the local stability limit, the time they cover (s), and the
+  // sum of step / limit over them; then the other steps the largest step
+  // allowed (max_step) held, and their time.
+  long stability_bound_steps = 0;
+  double stability_bound_time = 0.0;
+  double step_over_limit_sum = 0.0;
+  long cap_bound_steps = 0;
+  double cap_bound_time = 0.0;
+};
+
+// What an adaptive driver tells about each accepted step: nothing, by default.
+struct NoStepWatch {
+  template <class Vector>
+  void accepted(const Vector& /*x*/, double /*t*/, double /*h*/, IntegrationStats& /*stats*/) {}
 };
 
 // A run that ended before its last output: diverged, or stopped by its observer.

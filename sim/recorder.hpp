@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "dropsim/integrators/integrate.hpp"
+#include "dropsim/integrators/stiffness.hpp"
 #include "dropsim/sim/simulate.hpp"
 
 namespace dropsim {
@@ -138,7 +139,17 @@ void record_run(const System& system, typename System::Vector x, const RunSettin
   using Vector = typename System::Vector;
   const Vector atol = run.atol > 0.0 ? Vector(Vector::Constant(system.size(), run.atol))
                                      : Vector(system.model_scaled_atol(run.integrator.rtol));
-  trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder);
+  // Adaptive runs say whether stability or accuracy held their steps.
+  if constexpr (integrators::HasJacobian<System>) {
+    if (integrators::info(run.integrator.method).adaptive && !run.integrator.fixed) {
+      integrators::StiffnessMonitor<System> watch(system, run.integrator.method, run.integrator.max_step);
+      trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder, watch);
+    } else {
+      trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder);
+    }
+  } else {
+    trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder);
+  }
   const double diverged_at = recorder.finish();
   if (!std::isnan(diverged_at)) {
     trace.stats.status = integrators::Status::diverged;

@@ -136,3 +136,62 @@ TEST(StepLimit, BarOnTwoSupportsCentralDifferenceMeasured) {
 
 }  // namespace
 }  // namespace dropsim
+
+namespace dropsim {
+namespace {
+
+// A paper drop, which comes to rest within its 2 s. At a loose tolerance an
+// explicit method's step is soon held by stability alone, hovering at the
+// limit predicted at equilibrium; at a tight one resolving the impact and the
+// ringing takes far more, smaller steps, held by accuracy. (Started exactly at
+// rest, every tolerance ends stability-bound: there is nothing to resolve.)
+// integrators/stiffness.hpp, docs/integrators.md#stiffness-attribution.
+TEST(StiffnessAttribution, DropComingToRestStabilityBoundLooseAccuracyBoundTight) {
+  const auto s = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/mouse_alpha-scaled.json");
+  const DropModel& model = s.drop();
+  const double x_eq = equilibrium_indentation(model);
+  RunSettings run = s.run;
+  ASSERT_EQ(run.duration, 2.0);
+  run.record_samples = false;
+  const auto linear = linearize_at_rest(model, x_eq).linear_system();
+  for (const Method m : {Method::dopri5, Method::bulirsch_stoer, Method::rk_merson}) {
+    const std::string name(integrators::info(m).name);
+    const double predicted = integrators::step_limit(m, linear).step;
+    run.integrator.method = m;
+    run.integrator.rtol = 1e-3;
+    const Trace loose = simulate(model, run);
+    ASSERT_NE(loose.stats.status, integrators::Status::diverged) << name;
+    const auto& st = loose.stats;
+    EXPECT_GT(2 * st.stability_bound_steps, st.steps) << name << ": most steps stability-bound";
+    const double mean_bound_step = st.stability_bound_time / static_cast<double>(st.stability_bound_steps);
+    EXPECT_NEAR(mean_bound_step / predicted, 1.0, 0.2) << name << ": " << st.steps << " steps";
+    std::printf("[measured] %s, mouse drop, rtol 1e-3: %ld of %ld steps stability-bound, their mean %.4g s against "
+                "the predicted %.4g s\n",
+                name.c_str(), st.stability_bound_steps, st.steps, mean_bound_step, predicted);
+    run.integrator.rtol = 1e-10;
+    const Trace tight = simulate(model, run);
+    EXPECT_GT(tight.stats.steps, 2 * (tight.stats.stability_bound_steps + tight.stats.cap_bound_steps))
+        << name << ": mostly accuracy-bound";
+    std::printf("[measured] %s, mouse drop, rtol 1e-10: %ld of %ld steps stability-bound\n", name.c_str(),
+                tight.stats.stability_bound_steps, tight.stats.steps);
+  }
+}
+
+// cash_karp54 and fehlberg78 run with a step cap, a sixteenth of the contact
+// period (docs/integrators.md#the-adaptive-driver), far below their stability
+// limit: at a loose tolerance the cap, not stability, holds their steps.
+TEST(StiffnessAttribution, CappedMethodsHeldByTheirCap) {
+  const auto s = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/mouse_alpha-scaled.json");
+  RunSettings run = s.run;
+  run.record_samples = false;
+  run.integrator.rtol = 1e-3;
+  for (const Method m : {Method::cash_karp54, Method::fehlberg78}) {
+    run.integrator.method = m;
+    const Trace t = simulate(s.drop(), run);
+    EXPECT_GT(2 * t.stats.cap_bound_steps, t.stats.steps) << integrators::info(m).name;
+    EXPECT_EQ(t.stats.stability_bound_steps, 0) << integrators::info(m).name;
+  }
+}
+
+}  // namespace
+}  // namespace dropsim
