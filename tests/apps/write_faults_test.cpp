@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 #ifdef DROPSIM_WRITE_FAULTS
 
 // A file the clean run also wrote, complete: an HDF5 file opens and holds
-// datasets, a Storage file ends its last row, a model closes its document.
+// datasets, a Storage file ends its last row, a model closes its document, a scenario its object.
 ::testing::AssertionResult complete(const fs::path& file) {
   if (file.extension() == ".h5") {
     const hid_t h = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -36,7 +36,8 @@ namespace fs = std::filesystem;
     return ::testing::AssertionSuccess();
   }
   const std::string text = slurp(file);
-  const std::string must_hold = file.extension() == ".osim" ? "</OpenSimDocument>" : "endheader";
+  const std::string ext = file.extension().string();
+  const std::string must_hold = ext == ".osim" ? "</OpenSimDocument>" : ext == ".json" ? "}" : "endheader";
   if (text.find(must_hold) == std::string::npos || text.empty() || text.back() != '\n')
     return ::testing::AssertionFailure() << file << " is cut short";
   return ::testing::AssertionSuccess();
@@ -124,11 +125,12 @@ TEST(WriteFaults, ForceCurves) {
                                         " --to-mass 0.02 --to-spheres 4 --to-radius 0.002 --curve OUT/curves.h5");
 }
 
-// The .osim writer's text is built before its file is opened, so only its writes are failed here.
-TEST(WriteFaults, ScaledOpenSimModel) {
+// The OpenSim commands' texts are built before their files are opened, so only their writes are failed here.
+TEST(WriteFaults, OpenSimModelAndScenario) {
   const std::string model = source_path("tests/data/osim/block_two_pin.osim");
   fail_every_point(Fault::write, "osim scale",
                    "osim scale " + model + " --from " + model + " --scale-dissipation -o OUT/scaled.osim");
+  fail_every_point(Fault::write, "osim scenario", "osim scenario " + model + " -o OUT/block.json");
 }
 
 #else
