@@ -178,7 +178,7 @@ def main(argv):
     ap.add_argument("--repetitions", type=int, default=1, help="repetitions per turn (default 1)")
     ap.add_argument("--min-time", type=float, default=0.05, help="seconds per repetition (default 0.05)")
     ap.add_argument("--threshold", type=float, default=0.10, help="slowdown that fails (default 0.10)")
-    ap.add_argument("--alpha", type=float, default=0.01, help="U test level of the first round (default 0.01)")
+    ap.add_argument("--alpha", type=float, default=0.05, help="U test level of the first round (default 0.05)")
     ap.add_argument("--alpha-confirm", type=float, default=0.05,
                     help="U test level of the confirming round (default 0.05)")
     ap.add_argument("--out", default="results/bench/ab", help="folder for the JSON and the report")

@@ -119,7 +119,7 @@ def deterministic_counter_changes(a, b):
     return changes
 
 
-def compare(a_paths, b_paths, threshold=0.10, alpha=0.01):
+def compare(a_paths, b_paths, threshold=0.10, alpha=0.05):
     """The report: one entry per benchmark found in either build."""
     if calc_utest is None:
         raise VerdictInputError("the U test needs Google Benchmark's tools (Debian libbenchmark-tools) "

@@ -117,13 +117,8 @@ int open(const char* path, int flags, ...) {
   return open_noting(AT_FDCWD, path, flags, mode);
 }
 
-int open64(const char* path, int flags, ...) {
-  va_list args;
-  va_start(args, flags);
-  const mode_t mode = mode_argument(flags, args);
-  va_end(args);
-  return open_noting(AT_FDCWD, path, flags, mode);
-}
+// The same function under its large-file name.
+int open64(const char* path, int flags, ...) __attribute__((alias("open")));
 
 int openat(int dir, const char* path, int flags, ...) {
   va_list args;
