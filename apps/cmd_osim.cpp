@@ -41,7 +41,6 @@ struct OsimOptions {
   double duration = 1.0;
 };
 
-
 // The model and the pose it is analysed at: the coordinates' defaults, with --coordinate overrides.
 struct Posed {
   io::OsimModel osim;

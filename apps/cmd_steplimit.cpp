@@ -21,8 +21,6 @@ struct StepLimitCommand {
   bool json = false;
 };
 
-// inf (unconditionally stable) and NaN (not defined) are null in --json (number_or_null).
-
 std::string format_step(double v) {
   if (std::isnan(v)) return "-";
   if (std::isinf(v)) return "unconditional";
@@ -90,9 +88,7 @@ int multibody_step_limits(const StepLimitCommand& o, const io::Scenario& s,
     std::printf("CVODE's fixed orders on the coupled modes at equilibrium (growth <= %g per radian):\n",
                 integrators::default_growth_tolerance);
   }
-  const MultibodyModel& model = *s.multibody();
-  const nlohmann::json orders =
-      multistep_orders(linearize(model, static_equilibrium(model, model.initial_state()).x).linear_system(), !o.json);
+  const nlohmann::json orders = multistep_orders(rest_state(*s.multibody()).linearization.linear_system(), !o.json);
   if (o.json)
     std::cout << nlohmann::json{{"scenario", s.name},
                                 {"growth_tolerance", integrators::default_growth_tolerance},

@@ -131,8 +131,7 @@ template <class Stable>
 std::vector<StepBand> unstable_bands(Stable&& stable, double rate, bool first_only = false) {
   std::vector<StepBand> bands;
   if (!(rate > 0.0)) return bands;
-  auto change = [&](double lo, double hi) {  // stable(lo) != stable(hi): the boundary
-    const bool at_lo = stable(lo);
+  auto change = [&](double lo, double hi, bool at_lo) {  // stable(lo) == at_lo != stable(hi): the boundary
     while (hi - lo > 1e-12 * hi) {
       const double mid = 0.5 * (lo + hi);
       (stable(mid) == at_lo ? lo : hi) = mid;
@@ -146,8 +145,8 @@ std::vector<StepBand> unstable_bands(Stable&& stable, double rate, bool first_on
   for (double next = h * 1.02; next <= 1e4 / rate; h = next, next *= 1.02) {
     const bool is_stable = stable(next);
     if (is_stable == was_stable) continue;
-    if (is_stable) bands.back().to = change(h, next);
-    else bands.push_back({change(h, next), std::numeric_limits<double>::infinity()});
+    if (is_stable) bands.back().to = change(h, next, was_stable);
+    else bands.push_back({change(h, next, was_stable), std::numeric_limits<double>::infinity()});
     if (first_only && !bands.empty()) return bands;
     was_stable = is_stable;
   }

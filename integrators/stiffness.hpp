@@ -58,25 +58,23 @@ class StabilityBoundary {
   template <class Matrix>
   double limit(const Matrix& jacobian) const {
     double limit = std::numeric_limits<double>::infinity();
-    auto mode = [&](std::complex<double> lambda) {
-      const double omega = std::abs(lambda);
-      if (omega > 0.0) limit = std::min(limit, radius(-lambda.real() / omega) / omega);
+    // A mode of rate omega = |lambda| decaying at -Re(lambda): damping ratio decay / omega.
+    auto mode = [&](double omega, double decay) {
+      if (omega > 0.0) limit = std::min(limit, radius(decay / omega) / omega);
     };
     if constexpr (Matrix::RowsAtCompileTime == 2) {
       // The drop: roots of lambda^2 - trace lambda + det in real arithmetic (a
       // step's worth of attribution cost a tenth of a dopri5 step in complex).
       const double trace = jacobian.trace(), det = jacobian.determinant();
       const double discriminant = 0.25 * trace * trace - det;
-      if (discriminant < 0.0) {  // a damped oscillation: omega^2 = det, 2 zeta omega = -trace
-        const double omega = std::sqrt(det);
-        return radius(-0.5 * trace / omega) / omega;
+      if (discriminant < 0.0) {
+        mode(std::sqrt(det), -0.5 * trace);  // a damped oscillation: omega^2 = det
+      } else {
+        const double root = std::sqrt(discriminant);
+        for (const double lambda : {0.5 * trace + root, 0.5 * trace - root}) mode(std::abs(lambda), -lambda);
       }
-      const double root = std::sqrt(discriminant);
-      for (const double lambda : {0.5 * trace + root, 0.5 * trace - root})  // real: zeta = 1 (or -1 when growing)
-        if (lambda != 0.0) limit = std::min(limit, radius(lambda < 0.0 ? 1.0 : 0.0) / std::abs(lambda));
-      return limit;
     } else {
-      for (const std::complex<double> lambda : jacobian.eigenvalues()) mode(lambda);
+      for (const std::complex<double> lambda : jacobian.eigenvalues()) mode(std::abs(lambda), -lambda.real());
     }
     return limit;
   }
@@ -96,13 +94,15 @@ inline const StabilityBoundary& stability_boundary(Method method) {
 }
 
 // Counts an adaptive run's stability-bound steps, and the others held at the
-// largest step allowed (`max_step`, 0: none), into its stats. Methods stable
-// at every step are never held by stability: for them only the cap is checked.
+// largest step allowed (settings.max_step, 0: none), into its stats. Methods
+// stable at every step are never held by stability: for them only the cap is
+// checked. Fixed-step runs never call it, and it tabulates nothing for them.
 template <class System>
 class StiffnessMonitor {
  public:
-  StiffnessMonitor(const System& system, Method method, double max_step) : system_(system), max_step_(max_step) {
-    const StabilityBoundary& b = stability_boundary(method);
+  StiffnessMonitor(const System& system, const Settings& settings) : system_(system), max_step_(settings.max_step) {
+    if (!info(settings.method).adaptive || settings.fixed) return;
+    const StabilityBoundary& b = stability_boundary(settings.method);
     boundary_ = b.unconditional() ? nullptr : &b;
     if constexpr (Matrix::RowsAtCompileTime == Eigen::Dynamic) jacobian_.resize(system.size(), system.size());
   }

@@ -158,8 +158,9 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
   number_attribute(root, "rejected_steps", t.stats.rejected_steps);
   number_attribute(root, "rhs_evaluations", t.stats.rhs_evaluations);
   number_attribute(root, "newton_failures", t.stats.newton_failures);
-  if (t.step > 0.0) number_attribute(root, "step", t.step);
-  if (t.step == 0.0) {  // adaptive: what held the steps (docs/integrators.md#stiffness-attribution)
+  if (t.step > 0.0) {
+    number_attribute(root, "step", t.step);
+  } else {  // adaptive: what held the steps (docs/integrators.md#stiffness-attribution)
     number_attribute(root, "stability_bound_steps", t.stats.stability_bound_steps);
     number_attribute(root, "stability_bound_time_s", t.stats.stability_bound_time);
     number_attribute(root, "cap_bound_steps", t.stats.cap_bound_steps);

@@ -18,7 +18,6 @@
 
 #include "dropsim/io/input_error.hpp"
 #include "dropsim/io/input_file.hpp"
-#include "dropsim/io/io_error.hpp"
 #include "dropsim/sim/combining.hpp"
 #include "dropsim/sim/format.hpp"
 

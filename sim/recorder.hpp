@@ -139,17 +139,9 @@ void record_run(const System& system, typename System::Vector x, const RunSettin
   using Vector = typename System::Vector;
   const Vector atol = run.atol > 0.0 ? Vector(Vector::Constant(system.size(), run.atol))
                                      : Vector(system.model_scaled_atol(run.integrator.rtol));
-  // Adaptive runs say whether stability or accuracy held their steps.
-  if constexpr (integrators::HasJacobian<System>) {
-    if (integrators::info(run.integrator.method).adaptive && !run.integrator.fixed) {
-      integrators::StiffnessMonitor<System> watch(system, run.integrator.method, run.integrator.max_step);
-      trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder, watch);
-    } else {
-      trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder);
-    }
-  } else {
-    trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder);
-  }
+  // Adaptive runs say whether stability, the step cap or accuracy held their steps.
+  integrators::StiffnessMonitor<System> watch(system, run.integrator);
+  trace.stats = integrators::integrate(run.integrator, system, x, grid, atol, recorder, watch);
   const double diverged_at = recorder.finish();
   if (!std::isnan(diverged_at)) {
     trace.stats.status = integrators::Status::diverged;

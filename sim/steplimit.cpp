@@ -109,18 +109,25 @@ Eigen::VectorXd mode_exciting_kick(const Linearization& lin, double displacement
   return du * (displacement * lin.normal_system().fastest_rate() / gap_rate);
 }
 
+RestState rest_state(const MultibodyModel& model) {
+  Equilibrium eq = static_equilibrium(model, model.initial_state());
+  if (eq.creep_speed > 0.0)
+    // The measurement needs a state the motion settles back to.
+    throw EquilibriumError("no state at rest to measure from: regularised friction holds the body only by creeping, "
+                           "at " + significant(eq.creep_speed, 4) + " m/s");
+  Linearization lin = linearize(model, eq.x);
+  return {std::move(eq), std::move(lin)};
+}
+
 StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSettings& run, integrators::Method method,
                                      const StepLimitOptions& options) {
   StepLimitReport out;
   out.method = method;
   out.tolerance = options.growth_tolerance;
   out.predicted_step_peak = std::numeric_limits<double>::quiet_NaN();
-  const Equilibrium eq = static_equilibrium(model, model.initial_state());
-  if (eq.creep_speed > 0.0)
-    // The measurement needs a state the motion settles back to.
-    throw EquilibriumError("no state at rest to measure from: regularised friction holds the body only by creeping, "
-                           "at " + significant(eq.creep_speed, 4) + " m/s");
-  const Linearization lin = linearize(model, eq.x);
+  const RestState rest = rest_state(model);
+  const Equilibrium& eq = rest.equilibrium;
+  const Linearization& lin = rest.linearization;
   if (lin.J.rows() == 0) return out;
   const auto linear = lin.linear_system();
   out.predicted_step = integrators::step_limit(method, linear, options.growth_tolerance).step;

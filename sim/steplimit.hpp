@@ -66,6 +66,16 @@ MeasuredStep largest_good_step(const std::function<bool(double)>& ok, double gue
 // `lin`, each gap moving by about `displacement` (m).
 Eigen::VectorXd mode_exciting_kick(const Linearization& lin, double displacement);
 
+// A multi-contact model at rest: its static equilibrium from the initial
+// state, and the model linearised there, which step limits are predicted about
+// and measured from. Throws EquilibriumError where there is none, or where
+// regularised friction holds the body only by creeping.
+struct RestState {
+  Equilibrium equilibrium;
+  Linearization linearization;
+};
+RestState rest_state(const MultibodyModel& model);
+
 // Multi-contact scenarios. Predicted: the coupled modes at static equilibrium
 // (linearize(): all compressed contacts, K and C). Measured: from equilibrium
 // with mode_exciting_kick(), the largest fixed step whose run stays bounded
