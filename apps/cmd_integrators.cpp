@@ -6,6 +6,7 @@
 
 #include "apps/commands.hpp"
 #include "dropsim/integrators/stability.hpp"
+#include "dropsim/integrators/sundials.hpp"
 
 namespace dropsim::app {
 
@@ -17,21 +18,36 @@ int list_integrators(bool as_json) {
   if (!as_json)
     std::printf("%-20s %5s %-8s %-8s %14s  %s\n", "name", "order", "step", "kind", "undamped_h*w", "notes");
   for (const auto& m : methods) {
-    const StepLimit limit = undamped_limit(m.method);
     nlohmann::json row = {{"name", m.name},         {"order", m.order},
                           {"adaptive", m.adaptive}, {"implicit", m.implicit},
-                          {"description", m.description}};
-    // 0 where unstable at every step, null where unconditionally stable.
-    row["undamped_limit"] = limit.unconditional() ? nlohmann::json(nullptr) : nlohmann::json(limit.step);
-    rows.push_back(row);
-    if (!as_json) {
-      char value[32];
+                          {"description", m.description},
+                          {"library", m.library == Library::sundials ? "sundials" : "dropsim"},
+                          {"available", available(m)}};
+    char value[32];
+    if (!has_one_step_form(m)) {
+      // Variable order and step: `dropsim steplimit` gives each BDF / Adams order's stability.
+      row["undamped_limit"] = "variable";
+      std::snprintf(value, sizeof value, "variable");
+    } else {
+      const StepLimit limit = undamped_limit(m.method);
+      // 0 where unstable at every step, null where unconditionally stable.
+      row["undamped_limit"] = limit.unconditional() ? nlohmann::json(nullptr) : nlohmann::json(limit.step);
       if (limit.unconditional()) std::snprintf(value, sizeof value, "unconditional");
       else if (limit.step == 0.0) std::snprintf(value, sizeof value, "unstable");
       else std::snprintf(value, sizeof value, "%.6f", limit.step);
+    }
+    if (m.method == Method::arkode_erk || m.method == Method::arkode_dirk) {
+      nlohmann::json tables = nlohmann::json::array();
+      for (const ButcherTable& t : butcher_tables(m.method))
+        tables.push_back({{"name", t.name}, {"order", t.order}, {"embedded_order", t.embedded_order}, {"stages", t.stages}});
+      row["butcher_tables"] = tables;
+    }
+    rows.push_back(row);
+    if (!as_json) {
+      const std::string note = available(m) ? std::string(m.description)
+                                            : std::string(m.description) + " [not in this build: bash scripts/install-peers.sh]";
       std::printf("%-20s %5d %-8s %-8s %14s  %s\n", std::string(m.name).c_str(), m.order,
-                  m.adaptive ? "adaptive" : "fixed", m.implicit ? "implicit" : "explicit", value,
-                  std::string(m.description).c_str());
+                  m.adaptive ? "adaptive" : "fixed", m.implicit ? "implicit" : "explicit", value, note.c_str());
     }
   }
   if (as_json) {

@@ -172,8 +172,13 @@ int step_limits(const StepLimitCommand& o) {
 std::vector<integrators::Method> chosen_methods(const std::string& name) {
   std::vector<integrators::Method> chosen;
   if (name == "all") {
-    for (const auto& m : integrators::methods) chosen.push_back(m.method);
+    for (const auto& m : integrators::methods)
+      if (integrators::has_one_step_form(m)) chosen.push_back(m.method);
   } else if (const auto* m = integrators::find_method(name)) {
+    if (!integrators::has_one_step_form(*m))
+      throw io::InputError("--integrator", "", std::string(m->name) +
+                                                   " chooses its own step and order: no fixed-step limit (the drop's "
+                                                   "table of BDF and Adams orders says which orders are stable)");
     chosen.push_back(m->method);
   } else {
     throw io::InputError("--integrator", "", "unknown integrator \"" + name + "\"");

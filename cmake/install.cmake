@@ -10,7 +10,7 @@ set(DROPSIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dropsim)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/integrators ${PROJECT_SOURCE_DIR}/sim
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dropsim FILES_MATCHING PATTERN "*.hpp")
-install(TARGETS dropsim_integrators dropsim_sim EXPORT dropsimSimTargets
+install(TARGETS dropsim_integrators dropsim_sundials dropsim_sim EXPORT dropsimSimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT dropsimSimTargets NAMESPACE dropsim:: DESTINATION ${DROPSIM_CMAKE_DIR})
 

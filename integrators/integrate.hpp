@@ -7,6 +7,7 @@
 #include "dropsim/integrators/implicit.hpp"
 #include "dropsim/integrators/registry.hpp"
 #include "dropsim/integrators/simbody_control.hpp"
+#include "dropsim/integrators/sundials.hpp"
 #include "dropsim/integrators/symplectic.hpp"
 
 namespace dropsim::integrators {
@@ -19,6 +20,7 @@ struct Settings {
   // Run an adaptive method's formula with the fixed step instead of its error
   // control (step-limit measurement).
   bool fixed = false;
+  SundialsOptions sundials;  // cvode_* and arkode_* only
 };
 
 // Calls visit(stepper) with the fixed-step form of `method` (every method has
@@ -40,8 +42,9 @@ decltype(auto) visit_one_step(Method method, Visitor&& visit) {
     case Method::newmark: { Newmark<Vector> s; return visit(s); }
     case Method::mclachlan_sb3a: { McLachlanSB3A<Vector> s; return visit(s); }
     case Method::rk_merson: { MersonPair<Vector> s; return visit(s); }
+    default: break;  // SUNDIALS methods step inside the library
   }
-  throw std::invalid_argument(std::string("no stepper for integrator ") + std::string(info(method).name));
+  throw std::invalid_argument(std::string("no fixed-step form of integrator ") + std::string(info(method).name));
 }
 
 // Calls visit(pair) with the embedded pair of an adaptive method.
@@ -66,6 +69,11 @@ IntegrationStats integrate(const Settings& settings, const System& system, typen
                            const std::vector<double>& grid, const typename System::Vector& atol,
                            Observer&& observer, Watch&& watch = {}) {
   using Vector = typename System::Vector;
+  if (info(settings.method).library == Library::sundials) {
+    SundialsRun run{settings.method, settings.rtol, settings.max_step, settings.fixed ? settings.step : 0.0,
+                    settings.sundials};
+    return integrate_with_sundials(run, system, x, grid, atol, observer, watch);
+  }
   if (settings.method == Method::rk_merson && !settings.fixed) {
     // Simbody's own controller and accuracy semantics (simbody_control.hpp): atol does not apply.
     SimbodyControlledDriver<System, MersonPair<Vector>> driver;

@@ -23,7 +23,15 @@ enum class Method {
   newmark,
   mclachlan_sb3a,
   rk_merson,
+  cvode_bdf,
+  cvode_adams,
+  arkode_erk,
+  arkode_dirk,
 };
+
+// Who implements a method: dropsim itself (and Boost.Odeint), or SUNDIALS
+// (optional: integrators/sundials.hpp says whether this build has it).
+enum class Library { dropsim, sundials };
 
 struct MethodInfo {
   Method method;
@@ -32,9 +40,15 @@ struct MethodInfo {
   bool adaptive;  // error-controlled step (can still be run with a fixed step: step-limit measurement)
   bool implicit;  // solves with the System's Jacobian
   std::string_view description;
+  Library library = Library::dropsim;
 };
 
-inline constexpr std::array<MethodInfo, 14> methods{{
+// Whether a method has a form dropsim steps itself at a fixed step, which the
+// step-limit analysis and the typed one-step suite work on. SUNDIALS methods
+// have none: their step and order are the library's.
+constexpr bool has_one_step_form(const MethodInfo& m) { return m.library == Library::dropsim; }
+
+inline constexpr std::array<MethodInfo, 18> methods{{
     {Method::euler, "euler", 1, false, false, "forward Euler (Boost.Odeint)"},
     {Method::symplectic_euler, "symplectic_euler", 1, false, false, "kick (damping at the new speed), then drift"},
     {Method::central_difference, "central_difference", 1, false, false,
@@ -53,6 +67,17 @@ inline constexpr std::array<MethodInfo, 14> methods{{
      "McLachlan SB3A symplectic RKN, kicks by RK4 in the speed"},
     {Method::rk_merson, "rk_merson", 4, true, false,
      "Runge-Kutta-Merson 4(3) with Simbody's error control (OpenSim's default integrator)"},
+    {Method::cvode_bdf, "cvode_bdf", 5, true, true,
+     "SUNDIALS CVODE, variable-order BDF 1-5, dense analytic Jacobian; stability-limit detection optional",
+     Library::sundials},
+    {Method::cvode_adams, "cvode_adams", 12, true, true,
+     "SUNDIALS CVODE, variable-order Adams-Moulton 1-12, Newton with the analytic Jacobian", Library::sundials},
+    {Method::arkode_erk, "arkode_erk", 4, true, false,
+     "SUNDIALS ARKODE ERKStep, explicit Runge-Kutta; Butcher table by name (default Zonneveld 4(3))",
+     Library::sundials},
+    {Method::arkode_dirk, "arkode_dirk", 4, true, true,
+     "SUNDIALS ARKODE ARKStep, diagonally implicit Runge-Kutta (default SDIRK 5-stage 4(3)), analytic Jacobian",
+     Library::sundials},
 }};
 
 inline const MethodInfo* find_method(std::string_view name) {

@@ -101,7 +101,9 @@ template <class System>
 class StiffnessMonitor {
  public:
   StiffnessMonitor(const System& system, const Settings& settings) : system_(system), max_step_(settings.max_step) {
-    if (!info(settings.method).adaptive || settings.fixed) return;
+    // SUNDIALS methods change order and formula as they go: no one boundary
+    // holds them, so only the cap is checked for them.
+    if (!info(settings.method).adaptive || settings.fixed || !has_one_step_form(info(settings.method))) return;
     const StabilityBoundary& b = stability_boundary(settings.method);
     boundary_ = b.unconditional() ? nullptr : &b;
     if constexpr (Matrix::RowsAtCompileTime == Eigen::Dynamic) jacobian_.resize(system.size(), system.size());

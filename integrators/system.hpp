@@ -21,6 +21,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -49,6 +50,10 @@ struct IntegrationStats {
   double step_over_limit_sum = 0.0;
   long cap_bound_steps = 0;
   double cap_bound_time = 0.0;
+  // Variable-order methods (cvode_bdf, cvode_adams): accepted steps at each
+  // order (index 1-12), and the orders CVODE's stability-limit detector took back.
+  std::array<long, 13> steps_by_order{};
+  long order_reductions = 0;
 };
 
 // What an adaptive driver tells about each accepted step: nothing, by default.

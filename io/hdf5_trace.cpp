@@ -166,6 +166,15 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
     number_attribute(root, "cap_bound_steps", t.stats.cap_bound_steps);
     number_attribute(root, "cap_bound_time_s", t.stats.cap_bound_time);
   }
+  // Variable-order methods: the steps taken at each order, 1 to the highest used.
+  const auto& by_order = t.stats.steps_by_order;
+  const auto highest = std::find_if(by_order.rbegin(), by_order.rend(), [](long c) { return c > 0; });
+  if (highest != by_order.rend()) {
+    const int orders = static_cast<int>(by_order.rend() - highest) - 1;
+    std::vector<double> counts(by_order.begin() + 1, by_order.begin() + 1 + orders);
+    vector_attribute(root, "steps_by_order", counts.data(), orders);
+    number_attribute(root, "order_reductions", t.stats.order_reductions);
+  }
   number_attribute(root, "wall_time_s", t.wall_time);
   number_attribute(root, "equilibrium_indentation_relative", t.final_indentation_relative());
   const std::size_t peak = t.peak_index();

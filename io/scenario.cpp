@@ -6,6 +6,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "dropsim/integrators/sundials.hpp"
 #include "dropsim/io/contact_spec.hpp"
 #include "dropsim/io/input_file.hpp"
 #include "dropsim/io/json_reader.hpp"
@@ -68,6 +69,32 @@ void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model
   r.mark_all_read();  // every key was checked through `resolved`
 }
 
+// stability_limit_detection (cvode_bdf) and butcher_table (arkode_erk, arkode_dirk).
+void parse_sundials_options(std::optional<ObjectReader>& r, const integrators::MethodInfo& info,
+                            integrators::SundialsOptions& options, json& out) {
+  if (!r) return;
+  using integrators::Method;
+  if (r->has("stability_limit_detection")) {
+    if (info.method != Method::cvode_bdf)
+      r->fail("stability_limit_detection", "applies to cvode_bdf only (CVODE's BDF stability-limit detection)");
+    options.stability_limit_detection = *r->optional_boolean("stability_limit_detection");
+    out["stability_limit_detection"] = options.stability_limit_detection;
+  }
+  if (r->has("butcher_table")) {
+    if (info.method != Method::arkode_erk && info.method != Method::arkode_dirk)
+      r->fail("butcher_table", "applies to arkode_erk and arkode_dirk only");
+    const std::string table = *r->optional_string("butcher_table");
+    const integrators::ButcherTable found = integrators::find_butcher_table(info.method, table);
+    if (found.id < 0) {
+      std::string names;
+      for (const auto& t : integrators::butcher_tables(info.method)) names += (names.empty() ? "" : ", ") + t.name;
+      r->fail("butcher_table", "unknown " + std::string(info.name) + " table \"" + table + "\"; expected one of " + names);
+    }
+    options.butcher_table = found.id;
+    out["butcher_table"] = table;
+  }
+}
+
 void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
   integrators::Settings& is = s.run.integrator;
   std::string name = "dopri5";
@@ -79,8 +106,10 @@ void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
     for (const auto& m : integrators::methods) names += (names.empty() ? "" : ", ") + std::string(m.name);
     throw InputError(s.file, "/integrator/name", "unknown integrator \"" + name + "\"; expected one of " + names);
   }
+  if (!integrators::available(*info)) throw InputError(s.file, "/integrator/name", integrators::unavailable_message(name));
   is.method = info->method;
   out = json{{"name", name}};
+  parse_sundials_options(r, *info, is.sundials, out);
   if (info->adaptive) {
     if (r && r->has("step")) r->fail("step", "applies to fixed-step integrators only; " + name + " is adaptive (use rtol)");
     is.rtol = r ? r->optional_number("rtol", Bound::fraction).value_or(1e-9) : 1e-9;

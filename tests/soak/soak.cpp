@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "dropsim/integrators/registry.hpp"
+#include "dropsim/integrators/sundials.hpp"
 #include "dropsim/io/run_budget.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/run.hpp"
@@ -58,8 +59,14 @@ double uniform(std::mt19937_64& r, double lo, double hi) { return std::uniform_r
 json draw_scenario(std::mt19937_64& r, long index) {
   const auto& laws = dropsim::contact_law_names;
   const auto law = laws[std::uniform_int_distribution<std::size_t>(0, laws.size() - 1)(r)];
-  const auto& methods = dropsim::integrators::methods;
-  const auto& method = methods[std::uniform_int_distribution<std::size_t>(0, methods.size() - 1)(r)];
+  // Every method this build runs (SUNDIALS' only where it was found).
+  static const std::vector<dropsim::integrators::MethodInfo> runnable = [] {
+    std::vector<dropsim::integrators::MethodInfo> out;
+    for (const auto& m : dropsim::integrators::methods)
+      if (dropsim::integrators::available(m)) out.push_back(m);
+    return out;
+  }();
+  const auto& method = runnable[std::uniform_int_distribution<std::size_t>(0, runnable.size() - 1)(r)];
   const double mass = log_uniform(r, 0.01, 2000.0), radius = log_uniform(r, 1e-3, 0.1);
   const int spheres = std::uniform_int_distribution<int>(1, 8)(r);
   const double xh = log_uniform(r, 0.01, 0.5), height = uniform(r, 0.05, 2.0);
