@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "bench/floor/floor_dopri5.hpp"
+#include "dropsim/integrators/sundials.hpp"
 #include "dropsim/io/hdf5_trace.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/combining.hpp"
@@ -87,7 +88,17 @@ dropsim::floor::Drop floor_drop(const Scenario& s, double rtol) {
 }
 
 // One way of running the suite at one tolerance.
-enum class Family { dropsim, dropsim_summary, dropsim_hdf5, floor, floor_reports, simbody_rkmerson, simbody_cpodes };
+enum class Family {
+  dropsim,
+  dropsim_summary,
+  dropsim_hdf5,
+  floor,
+  floor_reports,
+  simbody_rkmerson,
+  simbody_cpodes,
+  dropsim_rk_merson,  // against simbody_rkmerson: the same method and error control
+  dropsim_cvode_bdf,  // against simbody_cpodes: CVODE's BDF and its descendant (SUNDIALS builds only)
+};
 const char* name(Family f) {
   switch (f) {
     case Family::dropsim: return "dropsim_dopri5";
@@ -97,8 +108,18 @@ const char* name(Family f) {
     case Family::floor_reports: return "floor+reports";
     case Family::simbody_rkmerson: return "simbody_rkmerson";
     case Family::simbody_cpodes: return "simbody_cpodes";
+    case Family::dropsim_rk_merson: return "dropsim_rk_merson";
+    case Family::dropsim_cvode_bdf: return "dropsim_cvode_bdf";
   }
   return "?";
+}
+
+// The integrator a dropsim family runs.
+dropsim::integrators::Method method_of(Family f) {
+  using dropsim::integrators::Method;
+  if (f == Family::dropsim_rk_merson) return Method::rk_merson;
+  if (f == Family::dropsim_cvode_bdf) return Method::cvode_bdf;
+  return Method::dopri5;
 }
 
 struct Config {
@@ -126,8 +147,11 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
     switch (c.family) {
       case Family::dropsim:
       case Family::dropsim_summary:
-      case Family::dropsim_hdf5: {
+      case Family::dropsim_hdf5:
+      case Family::dropsim_rk_merson:
+      case Family::dropsim_cvode_bdf: {
         dropsim::RunSettings run = sc.run;
+        run.integrator.method = method_of(c.family);
         run.integrator.rtol = c.tolerance;
         // What a sweep runs: the summary metrics (peak F/(Mg), settling,
         // equilibrium) from every grid sample, no samples stored. Its error is
@@ -290,7 +314,8 @@ nlohmann::json summarize(bool short_mode) {
     std::snprintf(key, sizeof key, "%.0e", target);
     json m = json::object();
     for (Family f : {Family::dropsim, Family::dropsim_summary, Family::dropsim_hdf5, Family::floor,
-                     Family::floor_reports, Family::simbody_rkmerson, Family::simbody_cpodes}) {
+                     Family::floor_reports, Family::simbody_rkmerson, Family::simbody_cpodes,
+                     Family::dropsim_rk_merson, Family::dropsim_cvode_bdf}) {
       const auto b = best(f, target);
       if (!b) continue;
       m[name(f)] = {{"tolerance", b->tolerance}, {"suite_seconds", b->seconds}, {"max_error", b->error}};
@@ -309,6 +334,10 @@ nlohmann::json summarize(bool short_mode) {
     ratio("dropsim+hdf5 / floor", "dropsim_dopri5+hdf5", "floor+reports");
     ratio("simbody_cpodes / dropsim", "simbody_cpodes", "dropsim_dopri5");
     ratio("simbody_rkmerson / dropsim", "simbody_rkmerson", "dropsim_dopri5");
+    // The same methods on both sides: what the implementation, not the method, costs.
+    ratio("simbody_rkmerson / dropsim_rk_merson", "simbody_rkmerson", "dropsim_rk_merson");
+    ratio("simbody_cpodes / dropsim_cvode_bdf", "simbody_cpodes", "dropsim_cvode_bdf");
+    ratio("dropsim_cvode_bdf / dropsim_dopri5", "dropsim_cvode_bdf", "dropsim_dopri5");
     if (m.contains("dropsim_dopri5") && m.contains("dropsim_dopri5+hdf5")) {
       // Same tolerance both ways: the cost of writing the 14 files.
       for (const Config& a : configs)
@@ -350,6 +379,9 @@ int main(int argc, char** argv) {
   for (Family f : {Family::dropsim, Family::dropsim_summary, Family::dropsim_hdf5, Family::floor,
                    Family::floor_reports})
     for (double r : rtols) configs.push_back({f, r});
+  for (double r : rtols) configs.push_back({Family::dropsim_rk_merson, r});
+  if (dropsim::integrators::sundials_available())
+    for (double r : rtols) configs.push_back({Family::dropsim_cvode_bdf, r});
 #ifdef DROPSIM_HAVE_SIMBODY
   for (Family f : {Family::simbody_rkmerson, Family::simbody_cpodes})
     for (double a : rtols) configs.push_back({f, a});

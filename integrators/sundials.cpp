@@ -442,6 +442,8 @@ IntegrationStats integrate_sundials(const SundialsRun& run, const FlatSystem& sy
   };
   double last_restart = t;
   const double h_min = 1e-14 * std::max(1.0, std::abs(t_end));
+  constexpr int max_tiny_steps = 20;
+  int tiny_steps = 0;
   while (t < t_end) {
     const double t_before = t;
     const int flag = solver->step(t_end, y.get(), t);
@@ -463,9 +465,10 @@ IntegrationStats integrate_sundials(const SundialsRun& run, const FlatSystem& sy
       next_output = inside;
     }
     const double h = flag == CV_ROOT_RETURN ? t - t_before : solver->last_step();
-    // The libraries step on below round-off (with a warning) where a solution
-    // blows up: stop where dropsim's own driver does.
-    if (flag != CV_ROOT_RETURN && std::abs(h) < h_min)
+    // Where a solution blows up the libraries step on below round-off (with a
+    // warning). A first step may be that small, a run of them is not.
+    tiny_steps = flag != CV_ROOT_RETURN && std::abs(h) < h_min ? tiny_steps + 1 : 0;
+    if (tiny_steps > max_tiny_steps)
       return finish(Status::diverged, t, "step size underflow (the solution is not smooth or blows up)");
     if (const int q = solver->last_order(); q > 0 && q < static_cast<int>(stats.steps_by_order.size()))
       ++stats.steps_by_order[static_cast<std::size_t>(q)];
