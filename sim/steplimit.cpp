@@ -28,20 +28,57 @@ bool has_peak_prediction(const ContactLaw& law) {
   return law.kind == ContactLawKind::hertz || law.kind == ContactLawKind::hunt_crossley;
 }
 
-bool settles_with_step(const DropModel& model, const RunSettings& run, integrators::Method method, double h,
-                       double equilibrium, double settle_tolerance) {
+namespace {
+
+// `run` over `duration` with `method`'s fixed-step form at exactly h: sampled
+// every k steps (k whole) for about 4000 samples.
+RunSettings fixed_step_run(const RunSettings& run, integrators::Method method, double h, double duration) {
   RunSettings r = run;
+  r.duration = duration;
   r.integrator.method = method;
   r.integrator.fixed = true;
   r.integrator.step = h;
-  // Sample every k steps (k whole, so the steps are exactly h) and keep ~4000 samples.
-  r.output_interval = h * std::max(1.0, std::floor(run.duration / (4000.0 * h)));
-  const Trace trace = simulate(model, r);
+  r.output_interval = h * std::max(1.0, std::floor(duration / (4000.0 * h)));
+  return r;
+}
+
+// Whether a run's mechanical energy stays within `bound` of where it started.
+// (Leapfrog's reported speeds grow as 1/sqrt(1 - (h omega / 2)^2) near its
+// limit while staying bounded; real instability grows without bound.)
+bool energy_stays_within(const Trace& t, double bound) {
+  if (t.stats.status != integrators::Status::ok || t.samples() < 2) return false;
+  const double e0 = t.kinetic[0] + t.potential[0] + t.elastic[0];
+  for (std::size_t i = 0; i < t.samples(); ++i)
+    if (!(std::abs(t.kinetic[i] + t.potential[i] + t.elastic[i] - e0) <= bound)) return false;
+  return true;
+}
+
+// The linear-regime run: at least 500 periods of the mode at rest.
+double linear_regime_duration(const RunSettings& run, double omega) {
+  return std::max(run.duration, 500.0 * 2.0 * std::acos(-1.0) / omega);
+}
+
+}  // namespace
+
+bool settles_with_step(const DropModel& model, const RunSettings& run, integrators::Method method, double h,
+                       double equilibrium, double settle_tolerance) {
+  const Trace trace = simulate(model, fixed_step_run(run, method, h, run.duration));
   if (trace.stats.status != integrators::Status::ok || trace.samples() < 2) return false;
   const std::size_t n = trace.samples(), from = n - std::max<std::size_t>(1, n / 10);
   for (std::size_t i = from; i < n; ++i)
     if (!(std::abs(trace.indentation[i] - equilibrium) <= settle_tolerance * equilibrium)) return false;
   return true;
+}
+
+bool linear_regime_bounded(const DropModel& model, const RunSettings& run, integrators::Method method, double h) {
+  const double x_eq = equilibrium_indentation(model);
+  const double omega = std::sqrt(-linearize_at_rest(model, x_eq).linear_system().matrix()(1, 0));
+  DropModel at_rest = model;
+  at_rest.initial_height = -x_eq;
+  at_rest.initial_velocity = 1e-3 * x_eq * omega;  // amplitude 1e-3 x_eq: the contact never opens
+  const double kick_energy = 0.5 * model.mass * at_rest.initial_velocity * at_rest.initial_velocity;
+  const double duration = linear_regime_duration(run, omega);
+  return energy_stays_within(simulate(at_rest, fixed_step_run(run, method, h, duration)), 1e4 * kick_energy);
 }
 
 StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, integrators::Method method, double peak,
@@ -65,6 +102,23 @@ StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, 
   const MeasuredStep m = largest_good_step(ok, guess, run.duration / 20.0, options.precision);
   out.measured_step = m.step;
   out.measured_at_cap = m.at_cap;
+
+  // Capped like the others at a twentieth of its run, which is 500 periods long.
+  const double omega = std::sqrt(-linearize_at_rest(model, x_eq).linear_system().matrix()(1, 0));
+  const MeasuredStep linear = largest_good_step(
+      [&](double h) { return linear_regime_bounded(model, run, method, h); }, out.predicted_step,
+      linear_regime_duration(run, omega) / 20.0, options.precision);
+  out.measured_linear_step = linear.step;
+  out.measured_linear_at_cap = linear.at_cap;
+
+  // The impact: not diverged, settled or not.
+  auto bounded = [&](double h) {
+    return simulate(model, fixed_step_run(run, method, h, run.duration)).stats.status == integrators::Status::ok;
+  };
+  const MeasuredStep b = largest_good_step(bounded, m.step > 0.0 ? m.step : guess, run.duration / 20.0,
+                                           options.precision);
+  out.bounded_step = b.step;
+  out.bounded_at_cap = b.at_cap;
   return out;
 }
 
@@ -166,18 +220,9 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
   r.duration = std::max(run.duration, 500.0 * 2.0 * std::acos(-1.0) / linear.fastest_rate());
   const double kick_energy = 0.5 * x0.tail(model.nu).dot(lin.M * x0.tail(model.nu));
   auto ok = [&](double h) {
-    r.integrator.method = method;
-    r.integrator.fixed = true;
-    r.integrator.step = h;
-    r.output_interval = h * std::max(1.0, std::floor(r.duration / (4000.0 * h)));
-    const Trace t = simulate_from(model, r, x0);
-    if (t.stats.status != integrators::Status::ok || t.samples() < 2) return false;
+    const Trace t = simulate_from(model, fixed_step_run(r, method, h, r.duration), x0);
     // Bounded: the mechanical energy stays within 1e4 kicks of where it started.
-    // (Leapfrog's reported speeds grow as 1/sqrt(1 - (h omega / 2)^2) near its
-    // limit while staying bounded; real instability grows without bound.)
-    const double e0 = t.kinetic[0] + t.potential[0] + t.elastic[0];
-    for (std::size_t i = 0; i < t.samples(); ++i)
-      if (!(std::abs(t.kinetic[i] + t.potential[i] + t.elastic[i] - e0) <= 1e4 * kick_energy)) return false;
+    if (!energy_stays_within(t, 1e4 * kick_energy)) return false;
     // Friction's instability saturates where the slip reaches v_t (Coulomb
     // takes over), at energies the bound above may allow: a contact's slip
     // grown tenfold beyond where it started (or beyond the kick's size) is growth.

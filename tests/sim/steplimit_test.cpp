@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <string>
 
 #include "dropsim/io/scenario.hpp"
@@ -53,6 +54,34 @@ TEST(PaperDrops, CentralDifferenceMeasuredBetweenPredictions) {
     EXPECT_GE(r.measured_step, 0.98 * r.predicted_step_peak) << file;
     EXPECT_LE(r.measured_step, 1.02 * r.predicted_step) << file;
   }
+}
+
+// The two measured limits kept apart (docs/physics.md#measured-step-limit).
+// Linear regime, every paper drop and every explicit method: never unstable
+// before the prediction (a step the prediction allows is stable), and within
+// 2 % of it except for three methods that stay bounded a little beyond it on
+// some drops (dopri5 up to 9 %, cash_karp54 3 %, mclachlan_sb3a 4.9 %; not yet
+// understood).
+TEST(PaperDrops, LinearRegimeLimitIsThePrediction) {
+  int within_two_percent = 0, measured = 0;
+  for (const auto& file : paper_files()) {
+    const auto s = io::load_scenario(file);
+    const double peak = peak_indentation(s.drop(), s.run);
+    for (const auto& info : integrators::methods) {
+      if (!integrators::has_one_step_form(info) || info.implicit) continue;
+      const StepLimitReport r = drop_step_limit(s.drop(), s.run, info.method, peak);
+      if (!(r.predicted_step > 0.0) || r.measured_linear_at_cap) continue;
+      ++measured;
+      const double ratio = r.measured_linear_step / r.predicted_step;
+      EXPECT_GE(ratio, 0.98) << file << " " << info.name;
+      const bool known_beyond = info.method == Method::dopri5 || info.method == Method::cash_karp54 ||
+                                info.method == Method::mclachlan_sb3a;
+      EXPECT_LE(ratio, known_beyond ? 1.10 : 1.02) << file << " " << info.name;
+      if (ratio <= 1.02) ++within_two_percent;
+    }
+  }
+  std::printf("[measured] linear-regime limit within 2 %% of the prediction: %d of %d\n", within_two_percent, measured);
+  EXPECT_GE(measured, 140);
 }
 
 // Unconditionally stable methods are reported so and measured stable far beyond the explicit limits.
