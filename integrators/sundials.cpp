@@ -176,6 +176,7 @@ class Solver {
   virtual int dense(double t, N_Vector out) = 0;  // valid inside the last step
   virtual double last_step() = 0;
   virtual std::string flag_name(int flag) = 0;
+  virtual void set_stop(double t_stop) = 0;  // again after every restart
   // A fresh start at t (after a root). Whether the library's re-initialisation
   // zeroes its counters or not, none is lost or counted twice.
   void restart_at(double t, N_Vector y, IntegrationStats& stats) {
@@ -238,7 +239,7 @@ class Cvode final : public Solver {
   Cvode(const Cvode&) = delete;
   Cvode& operator=(const Cvode&) = delete;
 
-  void set_stop(double t_stop) { check(CVodeSetStopTime(mem_, t_stop), "CVodeSetStopTime"); }
+  void set_stop(double t_stop) override { check(CVodeSetStopTime(mem_, t_stop), "CVodeSetStopTime"); }
   int step(double t_stop, N_Vector y, double& t) override { return CVode(mem_, t_stop, y, &t, CV_ONE_STEP); }
   int dense(double t, N_Vector out) override { return CVodeGetDky(mem_, t, 0, out); }
   void restart(double t, N_Vector y) override { check(CVodeReInit(mem_, t, y), "CVodeReInit"); }
@@ -291,7 +292,7 @@ class Erk final : public Solver {
   static int table_of(const SundialsRun& run) {
     return run.options.butcher_table >= 0 ? run.options.butcher_table : default_butcher_table(run.method).id;
   }
-  void set_stop(double t_stop) { check(ERKStepSetStopTime(mem_, t_stop), "ERKStepSetStopTime"); }
+  void set_stop(double t_stop) override { check(ERKStepSetStopTime(mem_, t_stop), "ERKStepSetStopTime"); }
   int step(double t_stop, N_Vector y, double& t) override { return ERKStepEvolve(mem_, t_stop, y, &t, ARK_ONE_STEP); }
   int dense(double t, N_Vector out) override { return ERKStepGetDky(mem_, t, 0, out); }
   void restart(double t, N_Vector y) override { check(ERKStepReInit(mem_, rhs, t, y), "ERKStepReInit"); }
@@ -337,7 +338,7 @@ class Dirk final : public Solver {
   Dirk(const Dirk&) = delete;
   Dirk& operator=(const Dirk&) = delete;
 
-  void set_stop(double t_stop) { check(ARKStepSetStopTime(mem_, t_stop), "ARKStepSetStopTime"); }
+  void set_stop(double t_stop) override { check(ARKStepSetStopTime(mem_, t_stop), "ARKStepSetStopTime"); }
   int step(double t_stop, N_Vector y, double& t) override { return ARKStepEvolve(mem_, t_stop, y, &t, ARK_ONE_STEP); }
   int dense(double t, N_Vector out) override { return ARKStepGetDky(mem_, t, 0, out); }
   void restart(double t, N_Vector y) override { check(ARKStepReInit(mem_, nullptr, rhs, t, y), "ARKStepReInit"); }
@@ -404,21 +405,10 @@ IntegrationStats integrate_sundials(const SundialsRun& run, const FlatSystem& sy
   double t = grid.front();
   const double t_end = grid.back();
   std::unique_ptr<Solver> solver;
-  std::function<void()> set_stop;
-  if (run.method == Method::arkode_erk) {
-    auto erk = std::make_unique<Erk>(run, callbacks, raw_context, t, y.get(), tolerance.get());
-    set_stop = [s = erk.get(), t_end] { s->set_stop(t_end); };
-    solver = std::move(erk);
-  } else if (run.method == Method::arkode_dirk) {
-    auto dirk = std::make_unique<Dirk>(run, callbacks, raw_context, t, y.get(), tolerance.get());
-    set_stop = [s = dirk.get(), t_end] { s->set_stop(t_end); };
-    solver = std::move(dirk);
-  } else {
-    auto cvode = std::make_unique<Cvode>(run, callbacks, raw_context, t, y.get(), tolerance.get());
-    set_stop = [s = cvode.get(), t_end] { s->set_stop(t_end); };
-    solver = std::move(cvode);
-  }
-  set_stop();
+  if (run.method == Method::arkode_erk) solver = std::make_unique<Erk>(run, callbacks, raw_context, t, y.get(), tolerance.get());
+  else if (run.method == Method::arkode_dirk) solver = std::make_unique<Dirk>(run, callbacks, raw_context, t, y.get(), tolerance.get());
+  else solver = std::make_unique<Cvode>(run, callbacks, raw_context, t, y.get(), tolerance.get());
+  solver->set_stop(t_end);
 
   // The first samples, at t0.
   std::size_t next_output = 0;
@@ -481,7 +471,7 @@ IntegrationStats integrate_sundials(const SundialsRun& run, const FlatSystem& sy
     if (flag == CV_ROOT_RETURN && t > last_restart) {
       ++stats.events;
       solver->restart_at(t, y.get(), stats);
-      set_stop();
+      solver->set_stop(t_end);
       last_restart = t;
     }
   }
