@@ -158,7 +158,7 @@ int step_limits(const StepLimitCommand& o) {
   if (!o.json) {
     std::printf("measured: largest fixed step that stays bounded and settles within 1 %% of the equilibrium "
                 "(bisection, 0.1 %%); '+' = still stable at duration/20\n"
-                "linear: from the equilibrium with a small kick, energy within 1e4 kicks over 500 periods; "
+                "linear: from the equilibrium with a small kick, energy within 100 kicks over 500 periods; "
                 "bounded: the full drop does not diverge, settled or not\n");
     std::printf("CVODE's fixed orders on the mode at equilibrium (growth <= %g per radian):\n",
                 integrators::default_growth_tolerance);

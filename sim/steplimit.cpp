@@ -78,7 +78,11 @@ bool linear_regime_bounded(const DropModel& model, const RunSettings& run, integ
   at_rest.initial_velocity = 1e-3 * x_eq * omega;  // amplitude 1e-3 x_eq: the contact never opens
   const double kick_energy = 0.5 * model.mass * at_rest.initial_velocity * at_rest.initial_velocity;
   const double duration = linear_regime_duration(run, omega);
-  return energy_stays_within(simulate(at_rest, fixed_step_run(run, method, h, duration)), 1e4 * kick_energy);
+  // 100 kicks (ten times the kick's amplitude), not the multi-contact rule's
+  // 1e4: Hertz stiffness changes with the amplitude, so growth just beyond the
+  // limit detunes the mode and saturates (mclachlan_sb3a 2 % beyond it: at 48
+  // times the kick's amplitude, within 1e4 kicks). Linear springs never saturate.
+  return energy_stays_within(simulate(at_rest, fixed_step_run(run, method, h, duration)), 1e2 * kick_energy);
 }
 
 StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, integrators::Method method, double peak,

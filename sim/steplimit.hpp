@@ -37,7 +37,7 @@ struct StepLimitReport {
   bool measured_at_cap = false;      // still stable at the largest step tried (duration / 20)
   // Drop only, the two regimes kept apart (docs/physics.md#measured-step-limit):
   // linear: from the equilibrium with a small kick, the largest step whose
-  // energy stays bounded over 500 periods (what the prediction describes);
+  // energy stays within 100 kicks over 500 periods (what the prediction describes);
   // impact: the largest step with which the full drop does not diverge,
   // settled or not (measured_step is the largest that also settles).
   double measured_linear_step = 0.0;
@@ -60,7 +60,7 @@ bool settles_with_step(const DropModel& model, const RunSettings& run, integrato
 
 // The drop from its static equilibrium with a kick moving it by 1e-3 of the
 // rest indentation, over max(duration, 500 periods): true when its mechanical
-// energy stays within 1e4 kick energies of where it started.
+// energy stays within 100 kick energies of where it started.
 bool linear_regime_bounded(const DropModel& model, const RunSettings& run, integrators::Method method, double h);
 
 // Predicted (equilibrium and peak) and measured limits of one method. `peak`

@@ -59,9 +59,8 @@ TEST(PaperDrops, CentralDifferenceMeasuredBetweenPredictions) {
 // The two measured limits kept apart (docs/physics.md#measured-step-limit).
 // Linear regime, every paper drop and every explicit method: never unstable
 // before the prediction (a step the prediction allows is stable), and within
-// 2 % of it except for three methods that stay bounded a little beyond it on
-// some drops (dopri5 up to 9 %, cash_karp54 3 %, mclachlan_sb3a 4.9 %; not yet
-// understood).
+// 2 % of it for all but one pair (dopri5 on human500_alpha-unscaled stays
+// within ten kick amplitudes up to 1.072 of its prediction).
 TEST(PaperDrops, LinearRegimeLimitIsThePrediction) {
   int within_two_percent = 0, measured = 0;
   for (const auto& file : paper_files()) {
@@ -74,14 +73,14 @@ TEST(PaperDrops, LinearRegimeLimitIsThePrediction) {
       ++measured;
       const double ratio = r.measured_linear_step / r.predicted_step;
       EXPECT_GE(ratio, 0.98) << file << " " << info.name;
-      const bool known_beyond = info.method == Method::dopri5 || info.method == Method::cash_karp54 ||
-                                info.method == Method::mclachlan_sb3a;
-      EXPECT_LE(ratio, known_beyond ? 1.10 : 1.02) << file << " " << info.name;
+      EXPECT_LE(ratio, 1.10) << file << " " << info.name;
       if (ratio <= 1.02) ++within_two_percent;
+      else std::printf("[measured] beyond 2 %%: %s %s %.4f\n", file.c_str(), std::string(info.name).c_str(), ratio);
     }
   }
   std::printf("[measured] linear-regime limit within 2 %% of the prediction: %d of %d\n", within_two_percent, measured);
-  EXPECT_GE(measured, 140);
+  EXPECT_GE(measured, 150);
+  EXPECT_GE(within_two_percent, measured - 1);
 }
 
 // Unconditionally stable methods are reported so and measured stable far beyond the explicit limits.
