@@ -172,7 +172,8 @@ def figure_step_limits(path, out_dir):
     for s in scenarios:
         for r in s.get("integrators", []):
             rows.setdefault(r["name"], []).append((s.get("scenario", "?"), r))
-    if not any(rows.values()):
+    rows = {n: rs for n, rs in rows.items() if rs}  # SUNDIALS' methods: no fixed-step limit
+    if not rows:
         skip("step limits", f"{rel(path)} has no scenario rows")
         return
     kinds = {row["name"]: row for row in data.get("integrators", [])}
@@ -201,6 +202,10 @@ def figure_step_limits(path, out_dir):
                 unconditional.append((sc, r))
                 continue
             at_cap = bool(r.get("measured_at_cap"))
+            # The linear regime (from equilibrium, small kick) apart from the full drop's impact.
+            lin = r.get("measured_linear_step")
+            if isinstance(lin, (int, float)) and lin > 0 and not r.get("measured_linear_at_cap"):
+                ax.plot(p, lin, marker="x", ms=4, ls="none", color="tab:orange", zorder=4)
             ax.plot(p, m, marker="^" if at_cap else "o", ms=5 if at_cap else 4, ls="none",
                     mfc="tab:red" if at_cap else ("tab:blue" if scaled(sc) else "white"),
                     mec="tab:red" if at_cap else "tab:blue", zorder=3)
@@ -238,6 +243,8 @@ def figure_step_limits(path, out_dir):
         Line2D([], [], marker="^", ls="none", mfc="tab:red", mec="tab:red",
                label="still stable at the search cap:\nthe true limit is higher"),
         Line2D([], [], marker=">", ls="none", mfc="tab:green", mec="tab:green", label="no predicted limit (implicit)"),
+        Line2D([], [], marker="x", ls="none", color="tab:orange",
+               label="linear regime: from equilibrium,\nsmall kick (no touchdown)"),
         Line2D([], [], color="0.5", ls="--", label="measured = predicted"),
         plt.Rectangle((0, 0), 1, 1, color="0.85", label="CI's accepted band 0.5–1.02"),
     ]
@@ -247,7 +254,8 @@ def figure_step_limits(path, out_dir):
     else:
         fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=7.5, frameon=False)
     fig.suptitle("Largest stable fixed step per integrator: predicted from the linearised contact (equilibrium)\n"
-                 "against measured by bisection on the nonlinear drop, one point per paper scenario", fontsize=10)
+                 "against measured by bisection on the nonlinear drop (circles) and from equilibrium (crosses),\n"
+                 "one point per paper scenario: the gap between them is the touchdown's cost", fontsize=10)
     fig.tight_layout()
     save(fig, out_dir, "step_limits", f"bash scripts/ci-steplimits.sh -> {rel(path)}  "
                                       "(dropsim steplimit scenarios/paper/NAME.json --json)")
