@@ -203,6 +203,11 @@ class Solver {
   virtual int last_order() { return 0; }  // variable-order methods: the order of the last step
 };
 
+// The ARKODE table a run asked for, else the method's default.
+int table_of(const SundialsRun& run) {
+  return run.options.butcher_table >= 0 ? run.options.butcher_table : default_butcher_table(run.method).id;
+}
+
 // SUNDIALS' flag names are malloc'ed for the caller to free.
 std::string owned_string(char* text) {
   std::string out = text ? text : "unknown flag";
@@ -289,9 +294,6 @@ class Erk final : public Solver {
   Erk(const Erk&) = delete;
   Erk& operator=(const Erk&) = delete;
 
-  static int table_of(const SundialsRun& run) {
-    return run.options.butcher_table >= 0 ? run.options.butcher_table : default_butcher_table(run.method).id;
-  }
   void set_stop(double t_stop) override { check(ERKStepSetStopTime(mem_, t_stop), "ERKStepSetStopTime"); }
   int step(double t_stop, N_Vector y, double& t) override { return ERKStepEvolve(mem_, t_stop, y, &t, ARK_ONE_STEP); }
   int dense(double t, N_Vector out) override { return ERKStepGetDky(mem_, t, 0, out); }
@@ -320,8 +322,8 @@ class Dirk final : public Solver {
     if (!mem_) throw std::bad_alloc();
     check(ARKStepSetUserData(mem_, &callbacks), "ARKStepSetUserData");
     check(ARKStepSetErrHandlerFn(mem_, keep_message, &callbacks), "ARKStepSetErrHandlerFn");
-    const int table = run.options.butcher_table >= 0 ? run.options.butcher_table : default_butcher_table(run.method).id;
-    check(ARKStepSetTableNum(mem_, static_cast<ARKODE_DIRKTableID>(table), ARKODE_ERK_NONE), "ARKStepSetTableNum");
+    check(ARKStepSetTableNum(mem_, static_cast<ARKODE_DIRKTableID>(table_of(run)), ARKODE_ERK_NONE),
+          "ARKStepSetTableNum");
     check(ARKStepSVtolerances(mem_, run.rtol, atol), "ARKStepSVtolerances");
     check(ARKStepSetMaxNumSteps(mem_, -1), "ARKStepSetMaxNumSteps");
     if (run.max_step > 0.0) check(ARKStepSetMaxStep(mem_, run.max_step), "ARKStepSetMaxStep");

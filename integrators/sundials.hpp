@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dropsim/integrators/adaptive.hpp"
 #include "dropsim/integrators/registry.hpp"
 #include "dropsim/integrators/system.hpp"
 
@@ -112,20 +113,15 @@ IntegrationStats integrate_with_sundials(const SundialsRun& run, const System& s
     in = Eigen::Map<const Vector>(y, n);
     system.switches(in, s);
   };
-  Vector state = x;
+  // A per-sample observer takes a step's samples through the adaptive driver's EachSample.
+  EachSample<Observer, Vector> each{observer, x};
   FlatObserver flat_observer;
   flat_observer.take_samples = [&](const FlatDense& dense, const double* times, std::size_t count) -> std::size_t {
     const FlatDenseOf<Vector> typed{dense};
-    if constexpr (requires { observer.take_samples(typed, times, count); }) {
-      return observer.take_samples(typed, times, count);
-    } else {
-      for (std::size_t i = 0; i < count; ++i) {
-        typed(times[i], state);
-        if (!observer(state, times[i])) return i;
-      }
-      return count;
-    }
+    if constexpr (takes_samples<Observer, FlatDenseOf<Vector>>) return observer.take_samples(typed, times, count);
+    else return each.take_samples(typed, times, count);
   };
+  Vector state = x;
   flat_observer.accepted = [&](const double* y, double t, double h, IntegrationStats& stats) {
     state = Eigen::Map<const Vector>(y, n);
     watch.accepted(state, t, h, stats);

@@ -53,7 +53,7 @@ bool energy_stays_within(const Trace& t, double bound) {
   return true;
 }
 
-// The linear-regime run: at least 500 periods of the mode at rest.
+// The linear-regime run: at least 500 periods of the (fastest) mode at rest.
 double linear_regime_duration(const RunSettings& run, double omega) {
   return std::max(run.duration, 500.0 * 2.0 * std::acos(-1.0) / omega);
 }
@@ -220,11 +220,10 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
     }
     x0.tail(model.nu) *= scale;  // the equilibrium is at rest: the speeds are the kick
   }
-  RunSettings r = run;
-  r.duration = std::max(run.duration, 500.0 * 2.0 * std::acos(-1.0) / linear.fastest_rate());
+  const double duration = linear_regime_duration(run, linear.fastest_rate());
   const double kick_energy = 0.5 * x0.tail(model.nu).dot(lin.M * x0.tail(model.nu));
   auto ok = [&](double h) {
-    const Trace t = simulate_from(model, fixed_step_run(r, method, h, r.duration), x0);
+    const Trace t = simulate_from(model, fixed_step_run(run, method, h, duration), x0);
     // Bounded: the mechanical energy stays within 1e4 kicks of where it started.
     if (!energy_stays_within(t, 1e4 * kick_energy)) return false;
     // Friction's instability saturates where the slip reaches v_t (Coulomb
@@ -238,7 +237,7 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
     }
     return true;
   };
-  const MeasuredStep m = largest_good_step(ok, out.predicted_step, r.duration / 20.0, options.precision);
+  const MeasuredStep m = largest_good_step(ok, out.predicted_step, duration / 20.0, options.precision);
   out.measured_step = m.step;
   out.measured_at_cap = m.at_cap;
   return out;
