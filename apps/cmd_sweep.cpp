@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <thread>
 
 #include "apps/commands.hpp"
@@ -27,6 +28,8 @@ struct SweepOptions {
   std::string traces;
   std::string shard = "0/1";
   int jobs = 0;
+  bool resume = false;
+  long slice_runs = 0;  // 0: about two seconds of runs per slice
 };
 
 // "i/N" with 0 <= i < N.
@@ -63,6 +66,24 @@ class ProgressBar {
   Clock::time_point start_, last_;
 };
 
+// Runs per saved slice: the user's fixed number, or a small first slice and
+// then about two seconds of runs each, so that an interruption costs little
+// and the files stay few.
+class SliceSizer {
+ public:
+  SliceSizer(std::size_t workers, std::size_t fixed) : size_(fixed ? fixed : 8 * workers), workers_(workers), fixed_(fixed) {}
+  std::size_t next() const { return size_; }
+  void finished(std::size_t runs, double seconds) {
+    if (fixed_) return;
+    const double rate = static_cast<double>(runs) / std::max(seconds, 1e-3);
+    size_ = std::clamp(static_cast<std::size_t>(rate * target_seconds), workers_, 8 * size_);
+  }
+
+ private:
+  static constexpr double target_seconds = 2.0;
+  std::size_t size_, workers_, fixed_;
+};
+
 int sweep(const SweepOptions& o) {
   const Ranks ranks = start_ranks();
   std::vector<io::SweepAxis> axes;
@@ -85,20 +106,7 @@ int sweep(const SweepOptions& o) {
   for (std::size_t run : {begin, end ? end - 1 : 0})
     if (run < end) (void)io::sweep_scenario(base, o.base, design, run);
 
-  // Under MPI each rank takes a contiguous part of the slice; rank 0 gathers and writes.
-  const std::size_t mine_begin = begin + (end - begin) * static_cast<std::size_t>(ranks.rank) / ranks.size;
-  const std::size_t mine_end = begin + (end - begin) * static_cast<std::size_t>(ranks.rank + 1) / ranks.size;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  ProgressBar bar(mine_end - mine_begin);
-  io::SweepFile file;
-  file.rows = gather_rows(ranks,
-                          io::run_sweep(base, o.base, design, mine_begin, mine_end,
-                                        o.jobs > 0 ? static_cast<unsigned>(o.jobs) : hw, o.traces,
-                                        [&](std::size_t done) {
-                                          if (ranks.rank == 0) bar.update(done);
-                                        }),
-                          design.axes.size());
-  if (ranks.rank != 0) return finish_ranks(ranks, exit_ok);
+  io::SweepFile file;  // the sweep's attributes; its rows come from the slices
   file.base_scenario = base.dump();
   file.kind = design.kind;
   file.seed = design.seed;
@@ -108,7 +116,61 @@ int sweep(const SweepOptions& o) {
   }
   file.total_runs = static_cast<std::int64_t>(total);
   file.shard = std::to_string(shard) + "/" + std::to_string(shards);
+
+  const std::string slices = io::slice_directory(output);
+  std::vector<io::SweepRow> rows = io::read_sweep_slices(slices, file, begin, end);
+  if (!o.resume && !rows.empty())
+    throw io::InputError(slices, "", "holds the finished slices of an interrupted sweep: add --resume to run only "
+                                     "what is missing, or remove the directory to start again");
+  const auto todo = io::missing_runs(rows, begin, end);
+  std::size_t to_run = 0;
+  for (const auto& [a, b] : todo) to_run += b - a;
+  if (ranks.rank == 0 && !rows.empty())
+    std::fprintf(stderr, "resuming: %zu of %zu runs are done in %s, %zu to run\n", rows.size(), end - begin,
+                 slices.c_str(), to_run);
+  if (to_run > 0 && ranks.rank == 0) io::check_output_directory(slices);
+  io::install_graceful_stop("finishing the runs of the current slice, then stopping (again to stop at once)");
+
+  // Each slice is split among the MPI ranks; rank 0 gathers it and writes it.
+  const unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  SliceSizer sizer(threads * static_cast<std::size_t>(ranks.size), static_cast<std::size_t>(o.slice_runs));
+  ProgressBar bar(to_run);
+  std::size_t ran = 0;
+  for (const auto& [gap_begin, gap_end] : todo) {
+    for (std::size_t a = gap_begin; a < gap_end;) {
+      const std::size_t b = std::min(gap_end, a + static_cast<std::size_t>(from_root(ranks, static_cast<long>(sizer.next()))));
+      const std::size_t mine_begin = a + (b - a) * static_cast<std::size_t>(ranks.rank) / static_cast<std::size_t>(ranks.size);
+      const std::size_t mine_end = a + (b - a) * static_cast<std::size_t>(ranks.rank + 1) / static_cast<std::size_t>(ranks.size);
+      const auto started = std::chrono::steady_clock::now();
+      io::SweepFile slice = file;
+      slice.rows = gather_rows(ranks,
+                               io::run_sweep(base, o.base, design, mine_begin, mine_end, threads, o.traces,
+                                             [&](std::size_t done) {
+                                               if (ranks.rank == 0) bar.update(std::min(to_run, ran + done * static_cast<std::size_t>(ranks.size)));
+                                             }),
+                               design.axes.size());
+      if (ranks.rank == 0) {
+        io::write_sweep_slice(slices, slice);
+        std::move(slice.rows.begin(), slice.rows.end(), std::back_inserter(rows));
+      }
+      ran += b - a;
+      sizer.finished(b - a, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      a = b;
+      if (const int sig = max_over_ranks(ranks, io::stop_signal())) {
+        if (ranks.rank == 0)
+          std::fprintf(stderr, "stopped: %zu of %zu runs are done and kept in %s; run the same command with "
+                               "--resume to finish the sweep\n",
+                       rows.size(), end - begin, slices.c_str());
+        return finish_ranks(ranks, 128 + sig);
+      }
+    }
+  }
+  if (ranks.rank != 0) return finish_ranks(ranks, exit_ok);
+
+  std::sort(rows.begin(), rows.end(), [](const io::SweepRow& x, const io::SweepRow& y) { return x.run < y.run; });
+  file.rows = std::move(rows);
   io::write_sweep_hdf5(output, file);
+  io::remove_sweep_slices(slices);
 
   const auto diverged = std::count_if(file.rows.begin(), file.rows.end(), [](const auto& r) { return r.status != 0; });
   std::printf("%zu runs (%s%s), %ld diverged -> %s\n", file.rows.size(), design.kind.c_str(),
@@ -129,6 +191,9 @@ void add_sweep_command(CLI::App& app, Runner& run) {
   cmd->add_option("-o,--output", o->output, "summary file (default results/<name>_sweep.h5)");
   cmd->add_option("--traces", o->traces, "also write every run's trace to this directory");
   cmd->add_option("--shard", o->shard, "run slice i of N (0-based) for job arrays; join with dropsim merge");
+  cmd->add_flag("--resume", o->resume, "finish an interrupted sweep: run only the runs its saved slices lack");
+  cmd->add_option("--slice-runs", o->slice_runs, "runs per saved slice (default: about two seconds' worth)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("-j,--jobs", o->jobs, "threads (default: all cores)")->check(CLI::PositiveNumber);
   cmd->callback([o, &run] { run = [o] { return sweep(*o); }; });
 }

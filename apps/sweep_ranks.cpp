@@ -76,11 +76,30 @@ std::vector<io::SweepRow> gather_rows(const Ranks& ranks, std::vector<io::SweepR
 #endif
 }
 
+long from_root(const Ranks& ranks, long value) {
+#ifdef DROPSIM_HAVE_MPI
+  if (ranks.size > 1) MPI_Bcast(&value, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+#endif
+  (void)ranks;
+  return value;
+}
+
+int max_over_ranks(const Ranks& ranks, int value) {
+#ifdef DROPSIM_HAVE_MPI
+  if (ranks.size > 1) {
+    int worst = value;
+    MPI_Allreduce(&value, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+  }
+#endif
+  (void)ranks;
+  return value;
+}
+
 int finish_ranks(const Ranks& ranks, int code) {
 #ifdef DROPSIM_HAVE_MPI
   if (ranks.size > 1 || std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK")) {
-    int worst = code;
-    MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    const int worst = max_over_ranks(ranks, code);
     MPI_Finalize();
     return worst;
   }

@@ -17,6 +17,10 @@ struct Ranks {
 Ranks start_ranks();
 // Rank 0 receives all rows, in rank (= run) order; others get nothing back.
 std::vector<io::SweepRow> gather_rows(const Ranks& ranks, std::vector<io::SweepRow> mine, std::size_t parameters);
+// Collective: rank 0's value, on every rank.
+long from_root(const Ranks& ranks, long value);
+// Collective: the largest value over all ranks.
+int max_over_ranks(const Ranks& ranks, int value);
 // Collective: the worst exit code over all ranks; then finalizes MPI.
 int finish_ranks(const Ranks& ranks, int code);
 

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -159,19 +160,31 @@ void write_text_file(const std::string& path, const std::string& text) {
 
 void check_output_file(const std::string& path) { (void)rename_target(path); }
 
-void install_signal_cleanup() {
+namespace {
+
+std::atomic<int> requested_stop{0};
+
+// Blocks SIGINT and SIGTERM here and in every thread started later; one
+// thread takes them with sigwait, where locks and unlink are safe (no
+// async-signal rules). With a notice, the first signal only sets stop_signal().
+void take_signals(std::optional<std::string> graceful_notice) {
   static std::once_flag once;
-  std::call_once(once, [] {
+  std::call_once(once, [&graceful_notice] {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
-    // Blocked here and in every thread started later; one thread takes them
-    // with sigwait, where locks and unlink are safe (no async-signal rules).
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    std::thread([set] {
+    std::thread([set, notice = std::move(graceful_notice)] {
       int sig = 0;
-      while (sigwait(&set, &sig) != 0) {
+      for (;;) {
+        if (sigwait(&set, &sig) != 0) continue;
+        if (notice && requested_stop.load() == 0) {
+          requested_stop = sig;
+          say("dropsim: " + std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + ": " + *notice + "\n");
+          continue;
+        }
+        break;
       }
       Registry& r = registry();
       r.lock.lock();  // held until _exit: nothing is created or renamed after this
@@ -182,5 +195,13 @@ void install_signal_cleanup() {
     }).detach();
   });
 }
+
+}  // namespace
+
+void install_signal_cleanup() { take_signals(std::nullopt); }
+
+void install_graceful_stop(const std::string& notice) { take_signals(notice); }
+
+int stop_signal() { return requested_stop.load(); }
 
 }  // namespace dropsim::io

@@ -57,4 +57,11 @@ void check_output_file(const std::string& path);
 // the blocked mask); later calls do nothing.
 void install_signal_cleanup();
 
+// As install_signal_cleanup, except that the first SIGINT or SIGTERM only asks
+// the program to stop at its next safe point (stop_signal() returns it, and
+// `notice` is printed); a second one cleans up and ends the process at once.
+void install_graceful_stop(const std::string& notice);
+// 0 until a signal asked the program to stop, then that signal's number.
+int stop_signal();
+
 }  // namespace dropsim::io

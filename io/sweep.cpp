@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
@@ -337,6 +338,11 @@ SweepFile read_sweep_hdf5(const std::string& path) {
   return s;
 }
 
+bool same_sweep(const SweepFile& a, const SweepFile& b) {
+  return a.base_scenario == b.base_scenario && a.kind == b.kind && a.seed == b.seed && a.axes == b.axes &&
+         a.pointers == b.pointers && a.total_runs == b.total_runs;
+}
+
 SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<std::string>& files) {
   if (shards.empty()) throw InputError("merge", "", "no shard files given");
   SweepFile out = shards.front();
@@ -345,8 +351,7 @@ SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<s
   std::vector<std::pair<std::int64_t, std::size_t>> origin;  // (run, shard index) per row
   for (std::size_t k = 0; k < shards.size(); ++k) {
     const SweepFile& s = shards[k];
-    if (s.base_scenario != out.base_scenario || s.kind != out.kind || s.seed != out.seed || s.axes != out.axes ||
-        s.total_runs != out.total_runs)
+    if (!same_sweep(s, out))
       throw InputError(files[k], "", "is a shard of a different sweep than " + files.front() +
                                          " (base scenario, design or axes differ)");
     out.rows.insert(out.rows.end(), s.rows.begin(), s.rows.end());
@@ -367,6 +372,92 @@ SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<s
                      "the shards do not cover the sweep: runs " + std::to_string(out.rows.size()) + " to " +
                          std::to_string(out.total_runs - 1) + " are missing");
   return out;
+}
+
+std::string slice_directory(const std::string& output) { return output + ".slices"; }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// "runs_000000100-000000200.h5" holds runs 100 to 199.
+std::string slice_name(std::size_t first, std::size_t last) {
+  char name[64];
+  std::snprintf(name, sizeof name, "runs_%09zu-%09zu.h5", first, last);
+  return name;
+}
+// The runs a slice file's name claims; std::nullopt for any other name.
+std::optional<std::pair<std::size_t, std::size_t>> slice_runs(const std::string& name) {
+  std::size_t first = 0, last = 0;
+  int used = 0;
+  if (std::sscanf(name.c_str(), "runs_%zu-%zu.h5%n", &first, &last, &used) != 2 ||
+      used != static_cast<int>(name.size()) || name != slice_name(first, last) || first >= last)
+    return std::nullopt;
+  return std::make_pair(first, last);
+}
+bool is_temporary(const std::string& name) { return name.front() == '.' && name.find(".tmp-") != std::string::npos; }
+
+}  // namespace
+
+void write_sweep_slice(const std::string& dir, const SweepFile& slice) {
+  if (slice.rows.empty()) return;
+  const auto first = static_cast<std::size_t>(slice.rows.front().run);
+  write_sweep_hdf5((fs::path(dir) / slice_name(first, first + slice.rows.size())).string(), slice);
+}
+
+std::vector<SweepRow> read_sweep_slices(const std::string& dir, const SweepFile& sweep, std::size_t first,
+                                        std::size_t last) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return {};
+  if (!fs::is_directory(dir, ec)) throw InputError(dir, "", "is not a directory of sweep slices");
+  std::vector<SweepRow> rows;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string(), file = entry.path().string();
+    if (is_temporary(name)) continue;
+    const auto runs = slice_runs(name);
+    if (!runs) throw InputError(file, "", "is not a slice written by dropsim sweep (runs_FIRST-END.h5); move it "
+                                          "out of " + dir + " to resume");
+    SweepFile slice = read_sweep_hdf5(file);
+    if (!same_sweep(slice, sweep))
+      throw InputError(file, "", "is a slice of a different sweep (base scenario, design or axes differ): remove " +
+                                     dir + " to start this one afresh");
+    if (runs->first < first || runs->second > last)
+      throw InputError(file, "", "holds runs outside this shard's " + std::to_string(first) + " to " +
+                                     std::to_string(last - 1));
+    for (std::size_t i = 0; i < slice.rows.size(); ++i)
+      if (slice.rows[i].run != static_cast<std::int64_t>(runs->first + i) || slice.rows.size() != runs->second - runs->first)
+        throw InputError(file, "/run", "does not hold runs " + std::to_string(runs->first) + " to " +
+                                           std::to_string(runs->second - 1) + " in order, as its name says");
+    std::move(slice.rows.begin(), slice.rows.end(), std::back_inserter(rows));
+  }
+  std::sort(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.run < b.run; });
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i].run == rows[i - 1].run)
+      throw InputError(dir, "", "two slices hold run " + std::to_string(rows[i].run) + "; remove the directory to start afresh");
+  return rows;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> missing_runs(const std::vector<SweepRow>& rows, std::size_t first,
+                                                              std::size_t last) {
+  std::vector<std::pair<std::size_t, std::size_t>> gaps;
+  std::size_t next = first;
+  for (const SweepRow& r : rows) {
+    const auto run = static_cast<std::size_t>(r.run);
+    if (run > next) gaps.emplace_back(next, run);
+    next = std::max(next, run + 1);
+  }
+  if (next < last) gaps.emplace_back(next, last);
+  return gaps;
+}
+
+void remove_sweep_slices(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (slice_runs(name) || is_temporary(name)) fs::remove(entry.path(), ec);
+  }
+  fs::remove(dir, ec);  // only if empty
 }
 
 }  // namespace dropsim::io

@@ -7,6 +7,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dropsim/io/scenario.hpp"
@@ -64,7 +65,30 @@ struct SweepFile {
 void write_sweep_hdf5(const std::string& path, const SweepFile& sweep);  // atomic; throws IoError
 SweepFile read_sweep_hdf5(const std::string& path);                      // throws InputError
 
+// True when two summaries come from one sweep: same base, design and axes.
+bool same_sweep(const SweepFile& a, const SweepFile& b);
+
 // Joins shards of one sweep: same base and design, every run exactly once.
 SweepFile merge_sweeps(const std::vector<SweepFile>& shards, const std::vector<std::string>& files);
+
+// Checkpoints of a long sweep: each finished slice of consecutive runs is a
+// complete summary file in the slice directory, so an interrupted sweep loses
+// at most the slice it was running, and `--resume` runs only what is missing.
+std::string slice_directory(const std::string& output);  // OUTPUT.slices
+// `slice` (the sweep's attributes and a run of consecutive rows) as one file
+// of `dir`, named after its runs; atomic; throws IoError.
+void write_sweep_slice(const std::string& dir, const SweepFile& slice);
+// The rows of every slice file in `dir` (none if it does not exist), in run
+// order. Each must be a slice of `sweep` with runs in [first, last), no run
+// twice; else InputError naming the file. Temporaries of a killed writer
+// (dot files) are not slices and are passed over.
+std::vector<SweepRow> read_sweep_slices(const std::string& dir, const SweepFile& sweep, std::size_t first,
+                                        std::size_t last);
+// The runs of [first, last) that no row covers, as [begin, end) ranges; rows in run order.
+std::vector<std::pair<std::size_t, std::size_t>> missing_runs(const std::vector<SweepRow>& rows, std::size_t first,
+                                                              std::size_t last);
+// Once the summary is written: removes the slices, killed writers'
+// temporaries and the directory; anything else in it stays, and so does the directory.
+void remove_sweep_slices(const std::string& dir);
 
 }  // namespace dropsim::io
