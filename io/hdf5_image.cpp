@@ -73,7 +73,12 @@ void write_hdf5_file(const std::string& path, std::size_t expected_bytes,
       // No sieve buffer: the file is memory already. With one, every dataset
       // smaller than 64 KB was copied through a freshly calloc'ed buffer.
       in_memory.setSieveBufSize(0);
-      H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
+      // No modification time on the root group (nor, through
+      // untimed_dataset(), on datasets that ask): the same content, the same bytes.
+      H5::FileCreatPropList untimed;
+      if (H5Pset_obj_track_times(untimed.getId(), false) < 0)
+        throw H5::PropListIException("H5Pset_obj_track_times", "cannot turn off modification times");
+      H5::H5File file(out.temporary_path(), H5F_ACC_TRUNC, untimed, in_memory);
       contents(file);
       file.flush(H5F_SCOPE_GLOBAL);
       const ssize_t size = H5Fget_file_image(file.getId(), nullptr, 0);
@@ -89,6 +94,13 @@ void write_hdf5_file(const std::string& path, std::size_t expected_bytes,
       throw IoError(path, "HDF5 write failed: " + e.getDetailMsg());
     }
   });
+}
+
+H5::DSetCreatPropList untimed_dataset() {
+  H5::DSetCreatPropList props;
+  if (H5Pset_obj_track_times(props.getId(), false) < 0)
+    throw H5::PropListIException("H5Pset_obj_track_times", "cannot turn off modification times");
+  return props;
 }
 
 }  // namespace dropsim::io

@@ -141,11 +141,12 @@ const H5::PredType& h5_type() {
   else return H5::PredType::NATIVE_INT8;
 }
 
+// Without modification times: a resumed sweep's summary equals an uninterrupted one's byte for byte.
 template <class T>
 void column(H5::H5File& file, const char* name, const std::vector<T>& data, hsize_t columns, const char* units) {
   const hsize_t rows = columns ? data.size() / columns : data.size();
   const hsize_t dims[2] = {rows, columns};
-  H5::DataSet d = file.createDataSet(name, h5_type<T>(), H5::DataSpace(columns ? 2 : 1, dims));
+  H5::DataSet d = file.createDataSet(name, h5_type<T>(), H5::DataSpace(columns ? 2 : 1, dims), untimed_dataset());
   if (!data.empty()) d.write(data.data(), h5_type<T>());
   string_attribute(d, "units", units);
 }

@@ -275,6 +275,30 @@ struct Interruptible {
   ~Interruptible() { fs::remove_all(dir); }
 };
 
+// HDF5 stamps objects with their modification time unless told not to: two
+// writes of one summary, seconds apart, must still be the same bytes.
+TEST(SweepSummary, SameRowsAreTheSameBytesWhenWrittenLater) {
+  const fs::path dir = fresh_directory("bytes");
+  io::SweepFile s;
+  s.base_scenario = base_scenario().dump();
+  s.kind = "cartesian";
+  s.axes = {"/drop/mass=1:2:2"};
+  s.pointers = {"/drop/mass"};
+  s.total_runs = 2;
+  for (std::int64_t run : {0, 1}) {
+    io::SweepRow r;
+    r.run = run;
+    r.values = {1.0 + static_cast<double>(run)};
+    r.peak_force_normalized = 2.5;
+    s.rows.push_back(r);
+  }
+  io::write_sweep_hdf5((dir / "a.h5").string(), s);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  io::write_sweep_hdf5((dir / "b.h5").string(), s);
+  EXPECT_EQ(test::slurp(dir / "a.h5"), test::slurp(dir / "b.h5"));
+  fs::remove_all(dir);
+}
+
 // Exit status as the shell reports it: 128 + N for death by signal N.
 int wait_for(pid_t pid) {
   int status = 0;
