@@ -99,7 +99,7 @@ int sweep(const SweepOptions& o) {
   io::check_output_directory(parent.empty() ? "." : parent.string());
   if (!o.traces.empty()) io::check_output_directory(o.traces);
 
-  // Contiguous slices: shard i of N runs [i T / N, (i + 1) T / N).
+  // Contiguous parts: shard i of N runs [i T / N, (i + 1) T / N).
   const std::size_t total = design.values.size();
   const std::size_t begin = total * shard / shards, end = total * (shard + 1) / shards;
   // Fail fast on a bad corner of the design before spending the cores.
@@ -190,7 +190,7 @@ void add_sweep_command(CLI::App& app, Runner& run) {
   cmd->add_option("--seed", o->seed, "Latin hypercube seed (default 1)");
   cmd->add_option("-o,--output", o->output, "summary file (default results/<name>_sweep.h5)");
   cmd->add_option("--traces", o->traces, "also write every run's trace to this directory");
-  cmd->add_option("--shard", o->shard, "run slice i of N (0-based) for job arrays; join with dropsim merge");
+  cmd->add_option("--shard", o->shard, "run part i of N (0-based) for job arrays; join with dropsim merge");
   cmd->add_flag("--resume", o->resume, "finish an interrupted sweep: run only the runs its saved slices lack");
   cmd->add_option("--slice-runs", o->slice_runs, "runs per saved slice (default: about two seconds' worth)")
       ->check(CLI::PositiveNumber);
