@@ -275,10 +275,8 @@ struct Interruptible {
   ~Interruptible() { fs::remove_all(dir); }
 };
 
-// HDF5 stamps objects with their modification time unless told not to: two
-// writes of one summary, seconds apart, must still be the same bytes.
-TEST(SweepSummary, SameRowsAreTheSameBytesWhenWrittenLater) {
-  const fs::path dir = fresh_directory("bytes");
+// A two-run summary of the base scenario over /drop/mass.
+io::SweepFile two_run_summary() {
   io::SweepFile s;
   s.base_scenario = base_scenario().dump();
   s.kind = "cartesian";
@@ -292,10 +290,40 @@ TEST(SweepSummary, SameRowsAreTheSameBytesWhenWrittenLater) {
     r.peak_force_normalized = 2.5;
     s.rows.push_back(r);
   }
+  return s;
+}
+
+// HDF5 stamps objects with their modification time unless told not to: two
+// writes of one summary, seconds apart, must still be the same bytes.
+TEST(SweepSummary, SameRowsAreTheSameBytesWhenWrittenLater) {
+  const fs::path dir = fresh_directory("bytes");
+  const io::SweepFile s = two_run_summary();
   io::write_sweep_hdf5((dir / "a.h5").string(), s);
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   io::write_sweep_hdf5((dir / "b.h5").string(), s);
   EXPECT_EQ(test::slurp(dir / "a.h5"), test::slurp(dir / "b.h5"));
+  fs::remove_all(dir);
+}
+
+// A slice holds exactly the runs its name claims: fewer, none, or others are refused by name.
+TEST(SweepSummary, SliceWithoutTheRunsItsNameClaimsIsRefused) {
+  const fs::path dir = fresh_directory("slice_rows");
+  const io::SweepFile whole = two_run_summary();
+  io::SweepFile none = whole;
+  none.rows.clear();
+  for (const auto& [name, file] : {std::pair{"runs_000000000-000000002.h5", none},
+                                   std::pair{"runs_000000000-000000001.h5", whole}}) {
+    const fs::path slices = dir / (std::string(name) + ".slices");  // one slice per case
+    fs::create_directories(slices);
+    io::write_sweep_hdf5((slices / name).string(), file);
+    try {
+      (void)io::read_sweep_slices(slices.string(), whole, 0, 2);
+      ADD_FAILURE() << name << " with " << file.rows.size() << " rows was taken for a slice";
+    } catch (const io::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("as its name says"), std::string::npos) << e.what();
+    }
+  }
   fs::remove_all(dir);
 }
 
