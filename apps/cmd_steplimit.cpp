@@ -131,6 +131,7 @@ int step_limits(const StepLimitCommand& o) {
     const double linear_ratio = r.predicted_step > 0.0 && std::isfinite(r.predicted_step)
                                     ? r.measured_linear_step / r.predicted_step
                                     : std::numeric_limits<double>::quiet_NaN();
+    const bool slow_growth = r.linear_growth_unseen();
     rows.push_back({{"name", integrators::info(m).name},
                     {"predicted_step", number_or_null(r.predicted_step)},
                     {"predicted_step_peak", number_or_null(r.predicted_step_peak)},
@@ -143,6 +144,8 @@ int step_limits(const StepLimitCommand& o) {
                     {"measured_linear_step", r.measured_linear_step},
                     {"measured_linear_at_cap", r.measured_linear_at_cap},
                     {"linear_ratio", number_or_null(linear_ratio)},
+                    {"predicted_linear_run_step", number_or_null(r.predicted_linear_run_step)},
+                    {"slow_growth", slow_growth},
                     {"bounded_step", r.bounded_step},
                     {"bounded_at_cap", r.bounded_at_cap}});
     if (!o.json)
@@ -151,7 +154,9 @@ int step_limits(const StepLimitCommand& o) {
                   (format_step(r.measured_step) + (r.measured_at_cap ? "+" : "")).c_str(),
                   std::isfinite(r.ratio()) ? std::to_string(r.ratio()).substr(0, 6).c_str() : "-",
                   (format_step(r.measured_linear_step) + (r.measured_linear_at_cap ? "+" : "")).c_str(),
-                  std::isfinite(linear_ratio) ? std::to_string(linear_ratio).substr(0, 6).c_str() : "-",
+                  std::isfinite(linear_ratio)
+                      ? (std::to_string(linear_ratio).substr(0, 6) + (slow_growth ? "*" : "")).c_str()
+                      : "-",
                   (format_step(r.bounded_step) + (r.bounded_at_cap ? "+" : "")).c_str(),
                   bracketed ? "peak..equilibrium" : "-");
   }
@@ -159,7 +164,8 @@ int step_limits(const StepLimitCommand& o) {
     std::printf("measured: largest fixed step that stays bounded and settles within 1 %% of the equilibrium "
                 "(bisection, 0.1 %%); '+' = still stable at duration/20\n"
                 "linear: from the equilibrium with a small kick, energy within 100 kicks over 500 periods; "
-                "bounded: the full drop does not diverge, settled or not\n");
+                "bounded: the full drop does not diverge, settled or not; '*' = beyond the prediction, growth too "
+                "slow to reach ten kick amplitudes over the linear run\n");
     std::printf("CVODE's fixed orders on the mode at equilibrium (growth <= %g per radian):\n",
                 integrators::default_growth_tolerance);
   }

@@ -57,12 +57,11 @@ TEST(PaperDrops, CentralDifferenceMeasuredBetweenPredictions) {
 }
 
 // The two measured limits kept apart (docs/physics.md#measured-step-limit).
-// Linear regime, every paper drop and every explicit method: never unstable
-// before the prediction (a step the prediction allows is stable), and within
-// 2 % of it for all but one pair (dopri5 on human500_alpha-unscaled stays
-// within ten kick amplitudes up to 1.072 of its prediction).
+// Linear regime, every paper drop and every explicit method: within 2 % of
+// the prediction, never below it, unless the prediction at the run's own
+// tolerance says the growth beyond it is too slow for the run to see.
 TEST(PaperDrops, LinearRegimeLimitIsThePrediction) {
-  int within_two_percent = 0, measured = 0;
+  int within_two_percent = 0, unseen = 0, measured = 0;
   for (const auto& file : paper_files()) {
     const auto s = io::load_scenario(file);
     const double peak = peak_indentation(s.drop(), s.run);
@@ -73,14 +72,14 @@ TEST(PaperDrops, LinearRegimeLimitIsThePrediction) {
       ++measured;
       const double ratio = r.measured_linear_step / r.predicted_step;
       EXPECT_GE(ratio, 0.98) << file << " " << info.name;
-      EXPECT_LE(ratio, 1.10) << file << " " << info.name;
       if (ratio <= 1.02) ++within_two_percent;
-      else std::printf("[measured] beyond 2 %%: %s %s %.4f\n", file.c_str(), std::string(info.name).c_str(), ratio);
+      else if (r.linear_growth_unseen()) ++unseen;
+      else ADD_FAILURE() << file << " " << info.name << ": linear limit " << ratio << " of the prediction";
     }
   }
-  std::printf("[measured] linear-regime limit within 2 %% of the prediction: %d of %d\n", within_two_percent, measured);
+  std::printf("[measured] linear-regime limit within 2 %% of the prediction: %d of %d; growth too slow to see: %d\n",
+              within_two_percent, measured, unseen);
   EXPECT_GE(measured, 150);
-  EXPECT_GE(within_two_percent, measured - 1);
 }
 
 // Unconditionally stable methods are reported so and measured stable far beyond the explicit limits.
