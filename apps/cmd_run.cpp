@@ -50,24 +50,20 @@ void print_explanation(const io::Scenario& s, const Trace& t) {
   if (st.steps == 0 || !(span > 0.0)) return;
   auto percent = [](auto part, double whole) { return 100.0 * static_cast<double>(part) / whole; };
   const double n = static_cast<double>(st.steps);
+  std::printf("%s: %s, %ld steps (mean %s s)", s.name.c_str(), t.integrator.c_str(), st.steps,
+              significant(span / n, 4).c_str());
+  // SUNDIALS runs: their rejections, restarts at contact events and orders.
   if (const auto* m = integrators::find_method(t.integrator); m && !integrators::has_one_step_form(*m)) {
-    // SUNDIALS changes formula (and order) as it goes: no one stability boundary to compare with.
-    std::printf("%s: %s, %ld steps (mean %s s), %ld rejected, %ld landed on a contact event", s.name.c_str(),
-                t.integrator.c_str(), st.steps, significant(span / n, 4).c_str(), st.rejected_steps, st.events);
+    std::printf(", %ld rejected, %ld landed on a contact event", st.rejected_steps, st.events);
     if (std::any_of(st.steps_by_order.begin(), st.steps_by_order.end(), [](long c) { return c > 0; })) {
-      std::printf("; steps by order:");
+      std::printf(", by order:");
       for (std::size_t q = 1; q < st.steps_by_order.size(); ++q)
         if (st.steps_by_order[q] > 0) std::printf(" %zu: %ld", q, st.steps_by_order[q]);
-      std::printf("; %ld order reductions by stability-limit detection", st.order_reductions);
+      std::printf(", %ld order reductions by stability-limit detection", st.order_reductions);
     }
-    if (st.cap_bound_steps > 0)
-      std::printf("; %ld (%.0f %%) held by the largest step allowed", st.cap_bound_steps, percent(st.cap_bound_steps, n));
-    std::printf("\n");
-    return;
   }
-  std::printf("%s: %s, %ld steps (mean %s s): %ld (%.0f %%, covering %.0f %% of the time) held by stability",
-              s.name.c_str(), t.integrator.c_str(), st.steps, significant(span / n, 4).c_str(),
-              st.stability_bound_steps, percent(st.stability_bound_steps, n), percent(st.stability_bound_time, span));
+  std::printf(": %ld (%.0f %%, covering %.0f %% of the time) held by stability", st.stability_bound_steps,
+              percent(st.stability_bound_steps, n), percent(st.stability_bound_time, span));
   if (st.stability_bound_steps > 0)
     std::printf(" at %.2f of the local limit on average",
                 st.step_over_limit_sum / static_cast<double>(st.stability_bound_steps));

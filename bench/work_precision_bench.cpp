@@ -98,6 +98,15 @@ enum class Family {
   simbody_cpodes,
   dropsim_rk_merson,  // against simbody_rkmerson: the same method and error control
   dropsim_cvode_bdf,  // against simbody_cpodes: CVODE's BDF and its descendant (SUNDIALS builds only)
+  dropsim_cvode_adams,  // the other SUNDIALS methods, where they stand against dopri5
+  dropsim_arkode_erk,
+  dropsim_arkode_dirk,
+};
+// In the order of the tables and the figure's legend.
+constexpr Family all_families[] = {
+    Family::dropsim,           Family::dropsim_summary,    Family::dropsim_hdf5,       Family::floor,
+    Family::floor_reports,     Family::simbody_rkmerson,   Family::simbody_cpodes,     Family::dropsim_rk_merson,
+    Family::dropsim_cvode_bdf, Family::dropsim_cvode_adams, Family::dropsim_arkode_erk, Family::dropsim_arkode_dirk,
 };
 const char* name(Family f) {
   switch (f) {
@@ -110,6 +119,9 @@ const char* name(Family f) {
     case Family::simbody_cpodes: return "simbody_cpodes";
     case Family::dropsim_rk_merson: return "dropsim_rk_merson";
     case Family::dropsim_cvode_bdf: return "dropsim_cvode_bdf";
+    case Family::dropsim_cvode_adams: return "dropsim_cvode_adams";
+    case Family::dropsim_arkode_erk: return "dropsim_arkode_erk";
+    case Family::dropsim_arkode_dirk: return "dropsim_arkode_dirk";
   }
   return "?";
 }
@@ -119,6 +131,9 @@ dropsim::integrators::Method method_of(Family f) {
   using dropsim::integrators::Method;
   if (f == Family::dropsim_rk_merson) return Method::rk_merson;
   if (f == Family::dropsim_cvode_bdf) return Method::cvode_bdf;
+  if (f == Family::dropsim_cvode_adams) return Method::cvode_adams;
+  if (f == Family::dropsim_arkode_erk) return Method::arkode_erk;
+  if (f == Family::dropsim_arkode_dirk) return Method::arkode_dirk;
   return Method::dopri5;
 }
 
@@ -149,7 +164,10 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
       case Family::dropsim_summary:
       case Family::dropsim_hdf5:
       case Family::dropsim_rk_merson:
-      case Family::dropsim_cvode_bdf: {
+      case Family::dropsim_cvode_bdf:
+      case Family::dropsim_cvode_adams:
+      case Family::dropsim_arkode_erk:
+      case Family::dropsim_arkode_dirk: {
         dropsim::RunSettings run = sc.run;
         run.integrator.method = method_of(c.family);
         run.integrator.rtol = c.tolerance;
@@ -313,9 +331,7 @@ nlohmann::json summarize(bool short_mode) {
     char key[16];
     std::snprintf(key, sizeof key, "%.0e", target);
     json m = json::object();
-    for (Family f : {Family::dropsim, Family::dropsim_summary, Family::dropsim_hdf5, Family::floor,
-                     Family::floor_reports, Family::simbody_rkmerson, Family::simbody_cpodes,
-                     Family::dropsim_rk_merson, Family::dropsim_cvode_bdf}) {
+    for (Family f : all_families) {
       const auto b = best(f, target);
       if (!b) continue;
       m[name(f)] = {{"tolerance", b->tolerance}, {"suite_seconds", b->seconds}, {"max_error", b->error}};
@@ -338,6 +354,9 @@ nlohmann::json summarize(bool short_mode) {
     ratio("simbody_rkmerson / dropsim_rk_merson", "simbody_rkmerson", "dropsim_rk_merson");
     ratio("simbody_cpodes / dropsim_cvode_bdf", "simbody_cpodes", "dropsim_cvode_bdf");
     ratio("dropsim_cvode_bdf / dropsim_dopri5", "dropsim_cvode_bdf", "dropsim_dopri5");
+    ratio("dropsim_cvode_adams / dropsim_dopri5", "dropsim_cvode_adams", "dropsim_dopri5");
+    ratio("dropsim_arkode_erk / dropsim_dopri5", "dropsim_arkode_erk", "dropsim_dopri5");
+    ratio("dropsim_arkode_dirk / dropsim_dopri5", "dropsim_arkode_dirk", "dropsim_dopri5");
     if (m.contains("dropsim_dopri5") && m.contains("dropsim_dopri5+hdf5")) {
       // Same tolerance both ways: the cost of writing the 14 files.
       for (const Config& a : configs)
@@ -381,7 +400,9 @@ int main(int argc, char** argv) {
     for (double r : rtols) configs.push_back({f, r});
   for (double r : rtols) configs.push_back({Family::dropsim_rk_merson, r});
   if (dropsim::integrators::sundials_available())
-    for (double r : rtols) configs.push_back({Family::dropsim_cvode_bdf, r});
+    for (Family f : {Family::dropsim_cvode_bdf, Family::dropsim_cvode_adams, Family::dropsim_arkode_erk,
+                     Family::dropsim_arkode_dirk})
+      for (double r : rtols) configs.push_back({f, r});
 #ifdef DROPSIM_HAVE_SIMBODY
   for (Family f : {Family::simbody_rkmerson, Family::simbody_cpodes})
     for (double a : rtols) configs.push_back({f, a});

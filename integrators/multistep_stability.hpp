@@ -11,12 +11,15 @@
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <array>
 
 #include "dropsim/integrators/stability.hpp"
 
@@ -88,6 +91,30 @@ inline double largest_root(const MultistepMethod& m, std::complex<double> z) {
   companion.bottomRows(k - 1).leftCols(k - 1).setIdentity();
   companion.row(0) = -c.head(k).reverse().transpose() / c(k);
   return Eigen::ComplexEigenSolver<Eigen::MatrixXcd>(companion, false).eigenvalues().cwiseAbs().maxCoeff();
+}
+
+// Whether every root of rho(zeta) - z sigma(zeta) lies strictly inside the
+// circle |zeta| = radius: the Schur-Cohn test on the polynomial scaled to the
+// unit circle (Henrici, Applied and Computational Complex Analysis I, 6.8),
+// O(k^2) against largest_root's eigenvalues, for tabulating boundaries.
+inline bool roots_inside(const MultistepMethod& m, std::complex<double> z, double radius) {
+  constexpr Eigen::Index most = 16;
+  const Eigen::Index size = m.rho.size();
+  if (size > most) throw std::invalid_argument(m.name() + ": more steps than roots_inside handles");
+  std::array<std::complex<double>, most> c{}, reduced{};
+  double scale = 1.0;
+  for (Eigen::Index i = 0; i < size; ++i, scale *= radius) c[static_cast<std::size_t>(i)] = (m.rho(i) - z * m.sigma(i)) * scale;
+  // p stable iff |c_k| > |c_0| and (conj(c_k) p - c_0 p*) / z is, p* the reversed conjugate.
+  for (auto k = static_cast<std::size_t>(size - 1); k > 0; --k) {
+    if (!(std::abs(c[k]) > std::abs(c[0]))) return false;
+    double largest = 0.0;
+    for (std::size_t i = 1; i <= k; ++i) {
+      reduced[i - 1] = std::conj(c[k]) * c[i] - c[0] * std::conj(c[k - i]);
+      largest = std::max(largest, std::abs(reduced[i - 1]));
+    }
+    for (std::size_t i = 0; i < k; ++i) c[i] = reduced[i] / largest;  // scaled: the products square each stage
+  }
+  return true;
 }
 
 struct MultistepStability {

@@ -7,7 +7,9 @@
 // r(zeta) / omega; the smallest over the modes is the local limit. A step of at
 // least half that limit counts as stability-bound: a controller held by
 // stability hovers at the limit, one held by accuracy stays well below it.
-// A step held at the largest step allowed is counted apart.
+// A step held at the largest step allowed is counted apart. The boundary is
+// the method's own: a one-step method's amplification, an ARKODE table's
+// stability function, the fixed-order formula of each CVODE step.
 #pragma once
 
 #include <Eigen/Eigenvalues>
@@ -16,9 +18,14 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 #include "dropsim/integrators/integrate.hpp"
+#include "dropsim/integrators/multistep_stability.hpp"
 #include "dropsim/integrators/stability.hpp"
 
 namespace dropsim::integrators {
@@ -32,14 +39,15 @@ class StabilityBoundary {
  public:
   static constexpr int points = 21;
 
-  explicit StabilityBoundary(Method method) {
-    const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
+  // radius_at(zeta): the largest stable h omega on the unit mode of damping ratio zeta.
+  template <class RadiusAt>
+    requires std::is_invocable_r_v<double, RadiusAt, double>
+  explicit StabilityBoundary(RadiusAt&& radius_at) {
     unconditional_ = true;
     for (int i = 0; i < points; ++i) {
-      const double zeta = static_cast<double>(i) / (points - 1);
-      radius_[static_cast<std::size_t>(i)] =
-          step_limit(method, LinearSystem(one, one, Eigen::MatrixXd::Constant(1, 1, 2.0 * zeta))).step;
-      unconditional_ = unconditional_ && std::isinf(radius_[static_cast<std::size_t>(i)]);
+      const double r = radius_at(static_cast<double>(i) / (points - 1));
+      radius_[static_cast<std::size_t>(i)] = r;
+      unconditional_ = unconditional_ && std::isinf(r);
     }
   }
 
@@ -84,35 +92,134 @@ class StabilityBoundary {
   bool unconditional_ = false;
 };
 
-// Tabulated once per method per process.
+// The unit mode of damping ratio zeta: eigenvalues -zeta +- i sqrt(1 - zeta^2).
+inline Eigen::VectorXcd unit_mode(double zeta) {
+  const std::complex<double> lambda(-zeta, std::sqrt(std::max(0.0, 1.0 - zeta * zeta)));
+  Eigen::VectorXcd both(2);
+  both << lambda, std::conj(lambda);
+  return both;
+}
+
+// A one-step method's boundary, from its amplification matrix on q'' + 2 zeta q' + q = 0.
+inline StabilityBoundary one_step_boundary(Method method) {
+  const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
+  return StabilityBoundary([&](double zeta) {
+    return step_limit(method, LinearSystem(one, one, Eigen::MatrixXd::Constant(1, 1, 2.0 * zeta))).step;
+  });
+}
+
+// A Runge-Kutta method's boundary from its Butcher table (ARKODE's tables):
+// its stability function R(z) = 1 + z b^T (I - z A)^-1 1, with A lower
+// triangular (explicit and diagonally implicit tables).
+inline StabilityBoundary butcher_boundary(const ButcherTable& table) {
+  const auto n = static_cast<Eigen::Index>(table.stages);
+  const Eigen::MatrixXd a = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+      table.a.data(), n, n);
+  const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(table.b.data(), n);
+  if (!a.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0))
+    throw std::logic_error(table.name + ": not a lower-triangular Butcher table");
+  const Eigen::MatrixXcd identity = Eigen::MatrixXcd::Identity(n, n);
+  const Eigen::VectorXcd ones = Eigen::VectorXcd::Ones(n);
+  auto growth = [&](std::complex<double> z) {
+    const Eigen::MatrixXcd m = identity - z * a.cast<std::complex<double>>();
+    return std::abs(1.0 + z * b.cast<std::complex<double>>().dot(m.triangularView<Eigen::Lower>().solve(ones)));
+  };
+  return StabilityBoundary([&](double zeta) {
+    const Eigen::VectorXcd lambda = unit_mode(zeta);
+    auto stable = [&](double h) {
+      for (const std::complex<double> l : lambda)
+        if (std::log(growth(h * l)) > default_growth_tolerance * h) return false;
+      return true;
+    };
+    return find_step_limit(stable, 1.0, default_growth_tolerance).step;
+  });
+}
+
+// A fixed-order multistep formula's boundary (CVODE's BDF and Adams orders).
+inline StabilityBoundary multistep_boundary(const MultistepMethod& m) {
+  return StabilityBoundary([&](double zeta) {
+    const Eigen::VectorXcd lambda = unit_mode(zeta);
+    auto stable = [&](double h) {
+      const double radius = std::exp(default_growth_tolerance * h);  // as largest_root(m, h l) <= radius
+      for (const std::complex<double> l : lambda)
+        if (!roots_inside(m, h * l, radius)) return false;
+      return true;
+    };
+    return find_step_limit(stable, 1.0, default_growth_tolerance).step;
+  });
+}
+
+// Tabulated once per process: per one-step method, per CVODE order, per ARKODE table.
 inline const StabilityBoundary& stability_boundary(Method method) {
   static std::array<std::once_flag, methods.size()> once;
   static std::array<const StabilityBoundary*, methods.size()> table{};
   const auto i = static_cast<std::size_t>(method);
-  std::call_once(once[i], [&] { table[i] = new StabilityBoundary(method); });  // lives for the process
+  std::call_once(once[i], [&] { table[i] = new StabilityBoundary(one_step_boundary(method)); });  // lives for the process
   return *table[i];
+}
+
+inline constexpr int cvode_max_order = 12;  // Adams; BDF stops at 5
+
+inline const StabilityBoundary& cvode_order_boundary(MultistepFamily family, int order) {
+  static std::array<std::once_flag, 2 * cvode_max_order> once;
+  static std::array<const StabilityBoundary*, 2 * cvode_max_order> table{};
+  const auto i = static_cast<std::size_t>((family == MultistepFamily::bdf ? 0 : cvode_max_order) + order - 1);
+  std::call_once(once[i], [&] {
+    table[i] = new StabilityBoundary(
+        multistep_boundary(family == MultistepFamily::bdf ? bdf_method(order) : adams_moulton_method(order)));
+  });
+  return *table[i];
+}
+
+// ARKODE's table of a run: the one asked for, else the method's default.
+inline const StabilityBoundary& arkode_table_boundary(Method method, int table_id) {
+  static std::mutex mutex;
+  static std::map<std::pair<Method, int>, const StabilityBoundary*> tables;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const StabilityBoundary*& b = tables[{method, table_id}];
+  if (!b) {
+    ButcherTable chosen = default_butcher_table(method);
+    if (table_id >= 0)
+      for (const ButcherTable& t : butcher_tables(method))
+        if (t.id == table_id) chosen = t;
+    b = new StabilityBoundary(butcher_boundary(chosen));  // lives for the process
+  }
+  return *b;
 }
 
 // Counts an adaptive run's stability-bound steps, and the others held at the
 // largest step allowed (settings.max_step, 0: none), into its stats. Methods
 // stable at every step are never held by stability: for them only the cap is
-// checked. Fixed-step runs never call it, and it tabulates nothing for them.
+// checked. CVODE's steps are judged by the fixed-order formula of the order
+// each was taken at; ARKODE's by the run's Butcher table. Fixed-step runs
+// never call it, and it tabulates nothing for them.
 template <class System>
 class StiffnessMonitor {
  public:
   StiffnessMonitor(const System& system, const Settings& settings) : system_(system), max_step_(settings.max_step) {
-    // SUNDIALS methods change order and formula as they go: no one boundary
-    // holds them, so only the cap is checked for them.
-    if (!info(settings.method).adaptive || settings.fixed || !has_one_step_form(info(settings.method))) return;
-    const StabilityBoundary& b = stability_boundary(settings.method);
-    boundary_ = b.unconditional() ? nullptr : &b;
+    if (!info(settings.method).adaptive || settings.fixed) return;
+    if (settings.method == Method::cvode_bdf || settings.method == Method::cvode_adams) {
+      family_ = settings.method == Method::cvode_bdf ? MultistepFamily::bdf : MultistepFamily::adams_moulton;
+      by_order_ = true;
+    } else {
+      const StabilityBoundary& b = has_one_step_form(info(settings.method))
+                                       ? stability_boundary(settings.method)
+                                       : arkode_table_boundary(settings.method, settings.sundials.butcher_table);
+      boundary_ = b.unconditional() ? nullptr : &b;
+    }
     if constexpr (Matrix::RowsAtCompileTime == Eigen::Dynamic) jacobian_.resize(system.size(), system.size());
   }
 
-  void accepted(const typename System::Vector& x, double t, double h, IntegrationStats& stats) {
-    if (boundary_) {
+  // order: the order of a variable-order method's step (CVODE), else 0.
+  void accepted(const typename System::Vector& x, double t, double h, IntegrationStats& stats, int order = 0) {
+    const StabilityBoundary* boundary = boundary_;
+    if (by_order_ && order >= 1 && order <= (family_ == MultistepFamily::bdf ? 5 : cvode_max_order)) {
+      const StabilityBoundary& b = cvode_order_boundary(family_, order);
+      if (!b.unconditional()) boundary = &b;
+    }
+    if (boundary) {
       system_.jacobian(x, t, jacobian_);
-      const double limit = boundary_->limit(jacobian_);
+      const double limit = boundary->limit(jacobian_);
       if (h >= stability_bound_fraction * limit) {
         ++stats.stability_bound_steps;
         stats.stability_bound_time += h;
@@ -131,6 +238,8 @@ class StiffnessMonitor {
   const System& system_;
   const double max_step_;
   const StabilityBoundary* boundary_ = nullptr;
+  bool by_order_ = false;
+  MultistepFamily family_ = MultistepFamily::bdf;
   Matrix jacobian_;
 };
 

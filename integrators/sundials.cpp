@@ -88,7 +88,11 @@ ButcherTable describe(bool explicit_table, const NamedTable& t) {
   ARKodeButcherTable b = explicit_table ? ARKodeButcherTable_LoadERK(static_cast<ARKODE_ERKTableID>(t.id))
                                         : ARKodeButcherTable_LoadDIRK(static_cast<ARKODE_DIRKTableID>(t.id));
   if (!b) throw std::logic_error(std::string("ARKODE does not load its own table ") + t.name);
-  ButcherTable out{t.id, t.name, b->q, b->p, b->stages};
+  ButcherTable out{t.id, t.name, b->q, b->p, b->stages, {}, {}};
+  for (int i = 0; i < b->stages; ++i) {
+    out.b.push_back(b->b[i]);
+    for (int j = 0; j < b->stages; ++j) out.a.push_back(b->A[i][j]);
+  }
   ARKodeButcherTable_Free(b);
   return out;
 }
@@ -462,9 +466,10 @@ IntegrationStats integrate_sundials(const SundialsRun& run, const FlatSystem& sy
     tiny_steps = flag != CV_ROOT_RETURN && std::abs(h) < h_min ? tiny_steps + 1 : 0;
     if (tiny_steps > max_tiny_steps)
       return finish(Status::diverged, t, "step size underflow (the solution is not smooth or blows up)");
-    if (const int q = solver->last_order(); q > 0 && q < static_cast<int>(stats.steps_by_order.size()))
-      ++stats.steps_by_order[static_cast<std::size_t>(q)];
-    if (observer.accepted) observer.accepted(x, t, h, stats);
+    const int order = solver->last_order();
+    if (order > 0 && order < static_cast<int>(stats.steps_by_order.size()))
+      ++stats.steps_by_order[static_cast<std::size_t>(order)];
+    if (observer.accepted) observer.accepted(x, t, h, order, stats);
     for (int i = 0; i < system.size; ++i)
       if (!std::isfinite(x[i])) return finish(Status::diverged, t, "non-finite state");
     // Landed on a kink of the force law: start afresh there, as dropsim's

@@ -38,6 +38,8 @@ struct ButcherTable {
   int order = 0;           // of the propagated solution
   int embedded_order = 0;  // of the error estimate
   int stages = 0;
+  std::vector<double> a;  // stages x stages, row-major
+  std::vector<double> b;  // the propagated solution's weights
 };
 std::vector<ButcherTable> butcher_tables(Method method);  // empty without SUNDIALS
 ButcherTable default_butcher_table(Method method);        // throws std::invalid_argument without SUNDIALS
@@ -63,7 +65,8 @@ using FlatDense = std::function<void(double t, double* x)>;
 struct FlatObserver {
   // Takes count samples at times from dense; returns how many it took (fewer stops the run).
   std::function<std::size_t(const FlatDense& dense, const double* times, std::size_t count)> take_samples;
-  std::function<void(const double* x, double t, double h, IntegrationStats& stats)> accepted;  // the step watch
+  // The step watch; order: a variable-order method's order for the step (CVODE), else 0.
+  std::function<void(const double* x, double t, double h, int order, IntegrationStats& stats)> accepted;
 };
 struct SundialsRun {
   Method method = Method::cvode_bdf;
@@ -122,9 +125,9 @@ IntegrationStats integrate_with_sundials(const SundialsRun& run, const System& s
     else return each.take_samples(typed, times, count);
   };
   Vector state = x;
-  flat_observer.accepted = [&](const double* y, double t, double h, IntegrationStats& stats) {
+  flat_observer.accepted = [&](const double* y, double t, double h, int order, IntegrationStats& stats) {
     state = Eigen::Map<const Vector>(y, n);
-    watch.accepted(state, t, h, stats);
+    watch.accepted(state, t, h, stats, order);
   };
   return integrate_sundials(run, flat, x.data(), grid, atol.data(), flat_observer);
 }

@@ -59,7 +59,7 @@ struct IntegrationStats {
 // What an adaptive driver tells about each accepted step: nothing, by default.
 struct NoStepWatch {
   template <class Vector>
-  void accepted(const Vector& /*x*/, double /*t*/, double /*h*/, IntegrationStats& /*stats*/) {}
+  void accepted(const Vector& /*x*/, double /*t*/, double /*h*/, IntegrationStats& /*stats*/, int /*order*/ = 0) {}
 };
 
 // A run that ended before its last output: diverged, or stopped by its observer.

@@ -878,9 +878,10 @@ def figure_work_precision(path, out_dir, update):
         skip("work-precision", f"{rel(path)} has no finite runs")
         return
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    for method in dict.fromkeys(r["method"] for r in runs):  # in the benchmark's order
+    # In the benchmark's order; past ten methods the colours repeat, so the markers tell them apart.
+    for i, method in enumerate(dict.fromkeys(r["method"] for r in runs)):
         pts = sorted((r["max_error"], r["suite_seconds"] * 1e3) for r in runs if r["method"] == method)
-        ax.loglog([e for e, _ in pts], [t for _, t in pts], "o-", ms=3, label=method)
+        ax.loglog([e for e, _ in pts], [t for _, t in pts], "os^vD"[i // 10 % 5] + "-", ms=3, label=method)
     for target in (1e-4, 1e-6):
         ax.axvline(target, color="k", lw=0.6, ls=":")
     ax.set_xlabel("max |F/(Mg) - reference| over the 14 paper runs (dimensionless)")

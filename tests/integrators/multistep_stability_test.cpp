@@ -10,6 +10,7 @@
 #include <cmath>
 #include <complex>
 #include <numbers>
+#include <random>
 #include <vector>
 
 namespace dropsim::integrators {
@@ -168,6 +169,27 @@ TEST(BdfStability, DampingRatioAboveTheWedgeIsStableAtEveryStep) {
   };
   EXPECT_TRUE(multistep_stability(bdf_method(3), modes(0.08), 0.0).unconditional());
   EXPECT_FALSE(multistep_stability(bdf_method(3), modes(0.06), 0.0).unconditional());
+}
+
+// The Schur-Cohn test the stiffness attribution tabulates with agrees with
+// the companion matrix's eigenvalues, for every CVODE order, over the region
+// where the boundaries lie.
+TEST(MultistepStability, SchurCohnAgreesWithTheCompanionEigenvalues) {
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> re(-12.0, 3.0), im(-8.0, 8.0);
+  int agreed = 0, unstable = 0;
+  for (const MultistepMethod& m : cvode_orders())
+    for (int i = 0; i < 400; ++i) {
+      const cd z(re(random), im(random));
+      const double largest = largest_root(m, z);
+      if (std::abs(largest - 1.0) < 1e-9) continue;  // on the circle: either verdict is round-off
+      const bool inside = largest < 1.0;
+      EXPECT_EQ(roots_inside(m, z, 1.0), inside) << m.name() << " at " << z;
+      agreed += roots_inside(m, z, 1.0) == inside;
+      unstable += !inside;
+    }
+  EXPECT_GT(unstable, 1000);  // both verdicts are exercised
+  EXPECT_GT(agreed, 6000);
 }
 
 }  // namespace

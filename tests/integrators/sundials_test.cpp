@@ -10,6 +10,7 @@
 
 #include "dropsim/integrators/integrate.hpp"
 #include "dropsim/integrators/stability.hpp"
+#include "dropsim/integrators/stiffness.hpp"
 
 namespace dropsim::integrators {
 namespace {
@@ -172,6 +173,26 @@ TEST_F(Sundials, ButcherTableByName) {
     return (x - damped_exact(zeta, duration)).cwiseAbs().maxCoeff();
   };
   EXPECT_NEAR(std::log2(error(40) / error(80)), 5.0, 0.2);
+}
+
+// ARKODE's Dormand-Prince table is dropsim's dopri5: its stability function
+// from ARKODE's coefficients must bound the same region as dropsim's dopri5
+// stepper's amplification matrix (Boost.Odeint's coefficients), at every
+// damping ratio of the stiffness attribution's table.
+TEST_F(Sundials, ButcherTableBoundaryIsTheSteppersOwn) {
+  const ButcherTable table = find_butcher_table(Method::arkode_erk, "ARKODE_DORMAND_PRINCE_7_4_5");
+  ASSERT_EQ(table.stages, 7);
+  const StabilityBoundary from_table = butcher_boundary(table);
+  const StabilityBoundary from_stepper = one_step_boundary(Method::dopri5);
+  for (int i = 0; i < StabilityBoundary::points; ++i) {
+    const double zeta = static_cast<double>(i) / (StabilityBoundary::points - 1);
+    EXPECT_NEAR(from_table.radius(zeta) / from_stepper.radius(zeta), 1.0, 1e-9) << "zeta " << zeta;
+  }
+  // On the negative real axis: |R(x)| = 1 at x = -3.3066 for DOPRI5's
+  // R(z) = 1 + z + ... + z^5/120 + z^6/600 (Hairer, Norsett and Wanner I, IV.2).
+  EXPECT_NEAR(from_table.radius(1.0), 3.3066, 1e-3);
+  // ARKODE's default DIRK (SDIRK 5-3-4) is L-stable.
+  EXPECT_TRUE(butcher_boundary(default_butcher_table(Method::arkode_dirk)).unconditional());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "dropsim/integrators/stiffness.hpp"
 #include "dropsim/integrators/sundials.hpp"
 #include "dropsim/sim/multibody_simulate.hpp"
 #include "dropsim/sim/simulate.hpp"
@@ -103,15 +104,66 @@ TEST_F(SundialsRuns, StabilityLimitDetectionSwitchesOnTheUndampedBar) {
       const BarRun r = run_bar(rtol, detection, 20.0);
       const auto& by = r.stats.steps_by_order;
       std::printf("[measured] bar rtol %.0e detection %-3s: %6ld steps, energy +%.3g / -%.3g kicks, orders 1-5: "
-                  "%ld %ld %ld %ld %ld, %ld reductions\n",
+                  "%ld %ld %ld %ld %ld, %ld reductions; %ld steps stability-bound at %.2f of their order's limit\n",
                   rtol, detection ? "on" : "off", r.stats.steps, r.energy_gain, r.energy_loss, by[1], by[2], by[3],
-                  by[4], by[5], r.stats.order_reductions);
+                  by[4], by[5], r.stats.order_reductions, r.stats.stability_bound_steps,
+                  r.stats.step_over_limit_sum / static_cast<double>(std::max(1L, r.stats.stability_bound_steps)));
       ASSERT_EQ(r.stats.status, integrators::Status::ok) << r.stats.reason;
       EXPECT_GT(by[3] + by[4] + by[5], r.stats.steps / 2) << "BDF 3-5 carry most steps at these tolerances";
       if (detection) EXPECT_GT(r.stats.order_reductions, 0) << rtol;
       else EXPECT_EQ(r.stats.order_reductions, 0) << rtol;
     }
   }
+}
+
+// Stiffness attribution for SUNDIALS runs (integrators/stiffness.hpp): each
+// step judged by the formula that took it. The mouse drop comes to rest in
+// its 2 s; its contact mode at rest has damping ratio 0.41.
+TEST_F(SundialsRuns, StiffnessAttributionJudgesEachStepByItsOwnFormula) {
+  const io::Scenario s = test::paper_scenario("mouse_alpha-scaled");
+  const DropModel& model = s.drop();
+  const Eigen::MatrixXd at_rest = linearize_at_rest(model, equilibrium_indentation(model)).linear_system().matrix();
+  RunSettings run = s.run;
+  run.record_samples = false;
+  auto simulate_with = [&](Method m, double rtol) {
+    run.integrator.method = m;
+    run.integrator.rtol = rtol;
+    const Trace t = simulate(model, run);
+    EXPECT_EQ(t.stats.status, integrators::Status::ok) << integrators::info(m).name << ": " << t.stats.reason;
+    std::printf("[measured] %s, mouse drop, rtol %.0e: %ld of %ld steps stability-bound, covering %.0f %% of the "
+                "time, at %.2f of the local limit on average\n",
+                integrators::info(m).name.data(), rtol, t.stats.stability_bound_steps, t.stats.steps,
+                100.0 * t.stats.stability_bound_time / t.stats.end_time,
+                t.stats.step_over_limit_sum / static_cast<double>(std::max(1L, t.stats.stability_bound_steps)));
+    return t.stats;
+  };
+
+  // ARKODE's explicit default table: loose, held at the limit its stability
+  // function predicts at rest; tight, held by accuracy.
+  const double predicted = integrators::arkode_table_boundary(Method::arkode_erk, -1).limit(at_rest);
+  const auto erk = simulate_with(Method::arkode_erk, 1e-3);
+  EXPECT_GT(2 * erk.stability_bound_steps, erk.steps);
+  const double mean_bound_step = erk.stability_bound_time / static_cast<double>(erk.stability_bound_steps);
+  EXPECT_NEAR(mean_bound_step / predicted, 1.0, 0.2);
+  std::printf("[measured] arkode_erk's stability-bound steps average %.4g s against the predicted %.4g s\n",
+              mean_bound_step, predicted);
+  const auto erk_tight = simulate_with(Method::arkode_erk, 1e-10);
+  EXPECT_GT(erk_tight.steps, 2 * (erk_tight.stability_bound_steps + erk_tight.cap_bound_steps));
+
+  // Adams-Moulton's bounded regions hold CVODE's Adams steps for most of a loose run.
+  const auto adams = simulate_with(Method::cvode_adams, 1e-3);
+  EXPECT_GT(adams.stability_bound_time, 0.5 * adams.end_time);
+
+  // BDF up to order 4 is A(73.35 deg)-stable (Hairer and Wanner II, Table V.2.3):
+  // a mode of damping ratio above cos(73.35 deg) = 0.287 limits none of its
+  // steps. A loose run stays at orders 1-4 and none is stability-bound; a
+  // tight one climbs to order 5, A(51.84 deg), which the mode's 0.41 is not.
+  const auto bdf = simulate_with(Method::cvode_bdf, 1e-3);
+  ASSERT_EQ(bdf.steps_by_order[5], 0);
+  EXPECT_EQ(bdf.stability_bound_steps, 0);
+  const auto bdf_tight = simulate_with(Method::cvode_bdf, 1e-10);
+  EXPECT_GT(bdf_tight.steps_by_order[5], bdf_tight.steps / 2);
+  EXPECT_GT(bdf_tight.stability_bound_steps, 0);
 }
 
 }  // namespace
