@@ -1,7 +1,8 @@
 // BM_WorkPrecision/<method>/<tolerance>: the 14-run paper suite's time against its
 // max error in F/(Mg) (vs a tight dropsim reference) for dropsim, the
-// hand-written floor and (when built) Simbody; then the matched-accuracy
-// table and its ratios, printed and written to JSON.
+// hand-written floor and (when built) Simbody; the same for a multi-contact
+// suite (box_on_edge:*, a free box on eight spheres with friction) against
+// Simbody; then the matched-accuracy table and its ratios, printed and written to JSON.
 //
 //   work_precision_bench [--json PATH] [google-benchmark flags]   (PATH: results/bench/work_precision.json)
 // CI: --benchmark_min_time=0.01 (scripts/ci-bench.sh) still writes the JSON.
@@ -26,7 +27,9 @@
 #include "dropsim/io/hdf5_trace.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/combining.hpp"
+#include "dropsim/sim/run.hpp"
 #ifdef DROPSIM_HAVE_SIMBODY
+#include "bench/peers/simbody/simbody_contact.hpp"
 #include "bench/peers/simbody/simbody_drop.hpp"
 #endif
 
@@ -87,6 +90,56 @@ dropsim::floor::Drop floor_drop(const Scenario& s, double rtol) {
   return d;
 }
 
+// The multi-contact suite: scenarios/friction/box_on_edge.json, a free 1 kg
+// box landing on an edge on eight Hunt-Crossley spheres with friction, run by
+// dropsim's multibody engine and by Simbody built as OpenSim builds it (a free
+// MobilizedBody, the spheres and the ground on a GeneralContactSubsystem, one
+// HuntCrossleyForce). Error: max |F_y/(Mg) - reference| over its output grid,
+// the reference dropsim's dopri5 at reference_rtol.
+struct BoxSuite {
+  Scenario scenario;
+  std::vector<double> reference;
+};
+
+BoxSuite& box_suite() {
+  static BoxSuite s = [] {
+    BoxSuite out{dropsim::io::load_scenario(DROPSIM_SOURCE_DIR "/scenarios/friction/box_on_edge.json"), {}};
+    dropsim::RunSettings tight = out.scenario.run;
+    tight.integrator.rtol = reference_rtol;
+    out.reference = dropsim::simulate(out.scenario.model, tight).force_normalized;
+    return out;
+  }();
+  return s;
+}
+
+#ifdef DROPSIM_HAVE_SIMBODY
+// The box as Simbody's landing peer takes it: one free body, its spheres of
+// one radius and one law on the ground plane y = 0.
+dropsim::peers::SimbodyLanding simbody_box(const dropsim::MultibodyModel& m) {
+  const auto& body = m.bodies.at(0);
+  const auto& first = m.contacts.at(0);
+  dropsim::peers::SimbodyLanding out;
+  out.law = first.law;
+  out.radius = first.radius[0];
+  out.mass = body.mass;
+  out.gravity = m.gravity;
+  out.principal_inertia = body.inertia.diagonal();
+  out.position = body.position;
+  out.orientation = body.orientation;
+  out.velocity = body.velocity;
+  out.angular_velocity = body.angular_velocity;
+  for (const auto& c : m.contacts) {
+    if (m.bodies.size() != 1 || c.type != dropsim::ContactType::sphere_plane || c.count != 1 ||
+        c.radius[0] != out.radius || c.plane_normal != Eigen::Vector3d::UnitY() || !c.plane_point.isZero() ||
+        !body.inertia.isDiagonal())
+      throw std::logic_error("the Simbody landing peer takes one free body with principal inertia on equal spheres "
+                             "on the ground y = 0");
+    out.spheres.push_back(c.at[0]);
+  }
+  return out;
+}
+#endif
+
 // One way of running the suite at one tolerance.
 enum class Family {
   dropsim,
@@ -101,13 +154,18 @@ enum class Family {
   dropsim_cvode_adams,  // the other SUNDIALS methods, where they stand against dopri5
   dropsim_arkode_erk,
   dropsim_arkode_dirk,
+  // The multi-contact suite (box_suite()): dropsim's multibody engine and Simbody's.
+  box_dropsim_dopri5,
+  box_simbody_rkmerson,
 };
 // In the order of the tables and the figure's legend.
 constexpr Family all_families[] = {
     Family::dropsim,           Family::dropsim_summary,    Family::dropsim_hdf5,       Family::floor,
     Family::floor_reports,     Family::simbody_rkmerson,   Family::simbody_cpodes,     Family::dropsim_rk_merson,
     Family::dropsim_cvode_bdf, Family::dropsim_cvode_adams, Family::dropsim_arkode_erk, Family::dropsim_arkode_dirk,
+    Family::box_dropsim_dopri5, Family::box_simbody_rkmerson,
 };
+bool multi_contact(Family f) { return f == Family::box_dropsim_dopri5 || f == Family::box_simbody_rkmerson; }
 const char* name(Family f) {
   switch (f) {
     case Family::dropsim: return "dropsim_dopri5";
@@ -122,6 +180,8 @@ const char* name(Family f) {
     case Family::dropsim_cvode_adams: return "dropsim_cvode_adams";
     case Family::dropsim_arkode_erk: return "dropsim_arkode_erk";
     case Family::dropsim_arkode_dirk: return "dropsim_arkode_dirk";
+    case Family::box_dropsim_dopri5: return "box_on_edge:dropsim_dopri5";
+    case Family::box_simbody_rkmerson: return "box_on_edge:simbody_rkmerson";
   }
   return "?";
 }
@@ -153,7 +213,37 @@ struct Outcome {
   double error = 0.0;
   long steps = 0, rhs = 0;
 };
+
+// The multi-contact suite's one run at c's tolerance.
+Outcome run_box(const Config& c, bool measure) {
+  BoxSuite& s = box_suite();
+  Outcome o;
+  std::vector<double> fn;
+  if (c.family == Family::box_dropsim_dopri5) {
+    dropsim::RunSettings run = s.scenario.run;
+    run.integrator.rtol = c.tolerance;
+    run.record_samples = true;  // as a user's run: the trace is the result
+    static dropsim::Trace t;    // its buffers kept across iterations, as in the paper suite
+    dropsim::simulate(s.scenario.model, run, t);
+    benchmark::DoNotOptimize(t.force.data());
+    o.steps = t.stats.steps;
+    o.rhs = t.stats.rhs_evaluations;
+    if (t.stats.status == dropsim::integrators::Status::ok) fn = t.force_normalized;
+  } else {
+#ifdef DROPSIM_HAVE_SIMBODY
+    const auto landing = simbody_box(*s.scenario.multibody());
+    const auto samples =
+        dropsim::peers::simbody_landing(landing, s.scenario.run.duration, s.scenario.run.output_interval, c.tolerance);
+    benchmark::DoNotOptimize(samples.data());
+    for (const auto& sample : samples) fn.push_back(sample.contact.force.y() / (landing.mass * landing.gravity));
+#endif
+  }
+  if (measure) o.error = max_error(fn, s.reference);
+  return o;
+}
+
 Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5_dir) {
+  if (multi_contact(c.family)) return run_box(c, measure);
   Suite& s = suite();
   Outcome o;
   for (std::size_t i = 0; i < s.scenarios.size(); ++i) {
@@ -198,6 +288,9 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         fn = std::move(r.force_normalized);
         break;
       }
+      case Family::box_dropsim_dopri5:
+      case Family::box_simbody_rkmerson:
+        break;  // run_box
       case Family::simbody_rkmerson:
       case Family::simbody_cpodes: {
 #ifdef DROPSIM_HAVE_SIMBODY
@@ -318,6 +411,8 @@ nlohmann::json summarize(bool short_mode) {
   json out{{"date", utc_now()}, {"machine", machine()}, {"short_mode", short_mode},
            {"reference", {{"integrator", "dropsim dopri5"}, {"rtol", reference_rtol}}},
            {"error", "max over the 14 paper runs and their output grids of |F/(Mg) - reference|"},
+           {"multi_contact_error", "box_on_edge:* runs: max over the box's output grid of |F_y/(Mg) - reference|, "
+                                   "the vertical contact force, the reference dropsim dopri5 at the same rtol"},
            {"time", "CPU seconds per suite (thread CPU time; the machines are shared)"}};
   for (const Config& c : configs)
     if (c.measured)
@@ -357,6 +452,9 @@ nlohmann::json summarize(bool short_mode) {
     ratio("dropsim_cvode_adams / dropsim_dopri5", "dropsim_cvode_adams", "dropsim_dopri5");
     ratio("dropsim_arkode_erk / dropsim_dopri5", "dropsim_arkode_erk", "dropsim_dopri5");
     ratio("dropsim_arkode_dirk / dropsim_dopri5", "dropsim_arkode_dirk", "dropsim_dopri5");
+    // The multi-contact engine against its peer: a free box on eight spheres with friction.
+    ratio("box_on_edge: simbody_rkmerson / dropsim_dopri5", "box_on_edge:simbody_rkmerson",
+          "box_on_edge:dropsim_dopri5");
     if (m.contains("dropsim_dopri5") && m.contains("dropsim_dopri5+hdf5")) {
       // Same tolerance both ways: the cost of writing the 14 files.
       for (const Config& a : configs)
@@ -407,15 +505,22 @@ int main(int argc, char** argv) {
   for (Family f : {Family::simbody_rkmerson, Family::simbody_cpodes})
     for (double a : rtols) configs.push_back({f, a});
 #endif
+  for (double r : rtols) configs.push_back({Family::box_dropsim_dopri5, r});
+#ifdef DROPSIM_HAVE_SIMBODY
+  for (double a : rtols) configs.push_back({Family::box_simbody_rkmerson, a});
+#endif
   for (std::size_t i = 0; i < configs.size(); ++i) {
     char label[96];
     std::snprintf(label, sizeof label, "BM_WorkPrecision/%s/%.0e", name(configs[i].family), configs[i].tolerance);
     auto* b = benchmark::RegisterBenchmark(label, BM_WorkPrecision, i)->Unit(benchmark::kMillisecond);
     // Simbody runs take seconds: one timed suite each is plenty at its scale.
-    if (configs[i].family == Family::simbody_rkmerson || configs[i].family == Family::simbody_cpodes) b->Iterations(1);
+    if (configs[i].family == Family::simbody_rkmerson || configs[i].family == Family::simbody_cpodes ||
+        configs[i].family == Family::box_simbody_rkmerson)
+      b->Iterations(1);
   }
   benchmark::RegisterBenchmark("BM_Hdf5WriteOnly", BM_Hdf5WriteOnly)->Unit(benchmark::kMillisecond);
-  suite();  // the reference, before any timing
+  suite();  // the references, before any timing
+  box_suite();
   Collector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
   benchmark::Shutdown();

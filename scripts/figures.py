@@ -877,19 +877,29 @@ def figure_work_precision(path, out_dir, update):
     if not runs:
         skip("work-precision", f"{rel(path)} has no finite runs")
         return
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    # In the benchmark's order; past ten methods the colours repeat, so the markers tell them apart.
-    for i, method in enumerate(dict.fromkeys(r["method"] for r in runs)):
-        pts = sorted((r["max_error"], r["suite_seconds"] * 1e3) for r in runs if r["method"] == method)
-        ax.loglog([e for e, _ in pts], [t for _, t in pts], "os^vD"[i // 10 % 5] + "-", ms=3, label=method)
-    for target in (1e-4, 1e-6):
-        ax.axvline(target, color="k", lw=0.6, ls=":")
-    ax.set_xlabel("max |F/(Mg) - reference| over the 14 paper runs (dimensionless)")
-    ax.set_ylabel("CPU per suite [ms]")
-    ax.set_title(f"work-precision, {bench.get('date', '?')}" + (" (short mode)" if bench.get("short_mode") else ""),
+    # The paper suite, and the multi-contact suite (box_on_edge:*) beside it where the run has it.
+    box = [r for r in runs if r["method"].startswith("box_on_edge:")]
+    paper = [r for r in runs if not r["method"].startswith("box_on_edge:")]
+    fig, axes = plt.subplots(1, 2 if box else 1, figsize=(12, 4.8) if box else (6.5, 4.5), squeeze=False)
+    panels = [(axes[0][0], paper, "14 paper drops (1 DOF)", "max |F/(Mg) - reference| over the 14 paper runs")]
+    if box:
+        panels.append((axes[0][1], box, "box_on_edge: free box on 8 spheres with friction",
+                       "max |F_y/(Mg) - reference| over the box's run"))
+    for ax, rows, title, xlabel in panels:
+        # In the benchmark's order; past ten methods the colours repeat, so the markers tell them apart.
+        for i, method in enumerate(dict.fromkeys(r["method"] for r in rows)):
+            pts = sorted((r["max_error"], r["suite_seconds"] * 1e3) for r in rows if r["method"] == method)
+            ax.loglog([e for e, _ in pts], [t for _, t in pts], "os^vD"[i // 10 % 5] + "-", ms=3,
+                      label=method.removeprefix("box_on_edge:"))
+        for target in (1e-4, 1e-6):
+            ax.axvline(target, color="k", lw=0.6, ls=":")
+        ax.set_xlabel(xlabel + " (dimensionless)", fontsize=8)
+        ax.set_ylabel("CPU per suite [ms]")
+        ax.set_title(title, fontsize=9)
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3, which="both")
+    fig.suptitle(f"work-precision, {bench.get('date', '?')}" + (" (short mode)" if bench.get("short_mode") else ""),
                  fontsize=9)
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3, which="both")
     save(fig, out_dir, "work_precision", "build/bin/work_precision_bench --benchmark_min_time=0.5 "
                                          f"--json results/bench/work_precision.json   (drawn from {rel(path)})")
 
