@@ -14,6 +14,10 @@ namespace {
 
 int list_integrators(bool as_json) {
   using namespace integrators;
+  // 0 where unstable at every step, null where unconditionally stable.
+  auto limit_json = [](const StepLimit& limit) {
+    return limit.unconditional() ? nlohmann::json(nullptr) : nlohmann::json(limit.step);
+  };
   nlohmann::json rows = nlohmann::json::array();
   if (!as_json)
     std::printf("%-20s %5s %-8s %-8s %14s  %s\n", "name", "order", "step", "kind", "undamped_h*w", "notes");
@@ -24,22 +28,26 @@ int list_integrators(bool as_json) {
                           {"library", m.library == Library::sundials ? "sundials" : "dropsim"},
                           {"available", available(m)}};
     char value[32];
-    if (!has_one_step_form(m)) {
-      // Variable order and step: `dropsim steplimit` gives each BDF / Adams order's stability.
-      row["undamped_limit"] = "variable";
-      std::snprintf(value, sizeof value, "variable");
+    if (!has_fixed_step_limit(m) || !available(m)) {
+      // CVODE: variable order and step; `dropsim steplimit` gives each BDF / Adams order's stability.
+      row["undamped_limit"] = available(m) ? "variable" : "not in this build";
+      std::snprintf(value, sizeof value, "%s", available(m) ? "variable" : "-");
     } else {
-      const StepLimit limit = undamped_limit(m.method);
-      // 0 where unstable at every step, null where unconditionally stable.
-      row["undamped_limit"] = limit.unconditional() ? nlohmann::json(nullptr) : nlohmann::json(limit.step);
+      const StepLimit limit = undamped_limit(m.method);  // ARKODE's: of its default table
+      row["undamped_limit"] = limit_json(limit);
       if (limit.unconditional()) std::snprintf(value, sizeof value, "unconditional");
       else if (limit.step == 0.0) std::snprintf(value, sizeof value, "unstable");
       else std::snprintf(value, sizeof value, "%.6f", limit.step);
     }
     if (m.method == Method::arkode_erk || m.method == Method::arkode_dirk) {
       nlohmann::json tables = nlohmann::json::array();
+      const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
       for (const ButcherTable& t : butcher_tables(m.method))
-        tables.push_back({{"name", t.name}, {"order", t.order}, {"embedded_order", t.embedded_order}, {"stages", t.stages}});
+        tables.push_back({{"name", t.name},
+                          {"order", t.order},
+                          {"embedded_order", t.embedded_order},
+                          {"stages", t.stages},
+                          {"undamped_limit", limit_json(step_limit(t, LinearSystem(one, one, Eigen::MatrixXd::Zero(1, 1))))}});
       row["butcher_tables"] = tables;
     }
     rows.push_back(row);

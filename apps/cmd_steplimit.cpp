@@ -193,12 +193,13 @@ std::vector<integrators::Method> chosen_methods(const std::string& name) {
   std::vector<integrators::Method> chosen;
   if (name == "all") {
     for (const auto& m : integrators::methods)
-      if (integrators::has_one_step_form(m)) chosen.push_back(m.method);
+      if (integrators::has_fixed_step_limit(m) && integrators::available(m)) chosen.push_back(m.method);
   } else if (const auto* m = integrators::find_method(name)) {
-    if (!integrators::has_one_step_form(*m))
+    if (!integrators::has_fixed_step_limit(*m))
       throw io::InputError("--integrator", "", std::string(m->name) +
                                                    " chooses its own step and order: no fixed-step limit (the drop's "
                                                    "table of BDF and Adams orders says which orders are stable)");
+    if (!integrators::available(*m)) throw io::InputError("--integrator", "", integrators::unavailable_message(m->name));
     chosen.push_back(m->method);
   } else {
     throw io::InputError("--integrator", "", "unknown integrator \"" + name + "\"");

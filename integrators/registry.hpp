@@ -47,6 +47,12 @@ struct MethodInfo {
 // step-limit analysis and the typed one-step suite work on. SUNDIALS methods
 // have none: their step and order are the library's.
 constexpr bool has_one_step_form(const MethodInfo& m) { return m.library == Library::dropsim; }
+// Whether the step-limit analysis predicts and measures a fixed step: the
+// one-step methods, and ARKODE's Runge-Kutta tables, run at a fixed step
+// (their stability function from the table). CVODE has no fixed step.
+constexpr bool has_fixed_step_limit(const MethodInfo& m) {
+  return has_one_step_form(m) || m.method == Method::arkode_erk || m.method == Method::arkode_dirk;
+}
 
 inline constexpr std::array<MethodInfo, 18> methods{{
     {Method::euler, "euler", 1, false, false, "forward Euler (Boost.Odeint)"},

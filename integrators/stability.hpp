@@ -13,7 +13,9 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <cmath>
+#include <complex>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "dropsim/integrators/fixed_step.hpp"
@@ -168,7 +170,50 @@ StepLimit step_limit(Stepper& stepper, const LinearSystem& system, double tolera
       rate, tolerance);
 }
 
-inline StepLimit step_limit(Method method, const LinearSystem& system, double tolerance = default_growth_tolerance) {
+// A Runge-Kutta method's stability function from its Butcher table,
+// R(z) = 1 + z b^T (I - z A)^-1 1, for lower-triangular A (explicit and
+// diagonally implicit tables: ARKODE's).
+class ButcherStability {
+ public:
+  explicit ButcherStability(const ButcherTable& table)
+      : a_(Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+               table.a.data(), table.stages, table.stages)
+               .cast<std::complex<double>>()),
+        b_(Eigen::Map<const Eigen::VectorXd>(table.b.data(), table.stages).cast<std::complex<double>>()) {
+    if (!a_.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0))
+      throw std::logic_error(table.name + ": not a lower-triangular Butcher table");
+  }
+  // |R(z)|
+  double growth(std::complex<double> z) const {
+    const Eigen::Index n = b_.size();
+    const Eigen::MatrixXcd m = Eigen::MatrixXcd::Identity(n, n) - z * a_;
+    return std::abs(1.0 + z * b_.dot(m.triangularView<Eigen::Lower>().solve(Eigen::VectorXcd::Ones(n))));
+  }
+
+ private:
+  Eigen::MatrixXcd a_;
+  Eigen::VectorXcd b_;
+};
+
+// On x' = A x, by the criterion of one-step methods: ln(max |R(h lambda)|) <= tolerance * h * rate.
+inline StepLimit step_limit(const ButcherTable& table, const LinearSystem& system,
+                            double tolerance = default_growth_tolerance) {
+  const ButcherStability r(table);
+  const Eigen::VectorXcd lambda = system.matrix().eigenvalues();
+  const double rate = system.fastest_rate();
+  auto stable = [&](double h) {
+    for (const std::complex<double> l : lambda)
+      if (std::log(r.growth(h * l)) > tolerance * h * rate) return false;
+    return true;
+  };
+  return find_step_limit(stable, rate, tolerance);
+}
+
+// butcher_table: ARKODE's table number for arkode_erk and arkode_dirk (-1: their default).
+inline StepLimit step_limit(Method method, const LinearSystem& system, double tolerance = default_growth_tolerance,
+                            int butcher_table_id = -1) {
+  if (method == Method::arkode_erk || method == Method::arkode_dirk)
+    return step_limit(butcher_table(method, butcher_table_id), system, tolerance);
   return visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) { return step_limit(stepper, system, tolerance); });
 }
 

@@ -108,27 +108,14 @@ inline StabilityBoundary one_step_boundary(Method method) {
   });
 }
 
-// A Runge-Kutta method's boundary from its Butcher table (ARKODE's tables):
-// its stability function R(z) = 1 + z b^T (I - z A)^-1 1, with A lower
-// triangular (explicit and diagonally implicit tables).
+// A Runge-Kutta method's boundary from its Butcher table (ARKODE's tables).
 inline StabilityBoundary butcher_boundary(const ButcherTable& table) {
-  const auto n = static_cast<Eigen::Index>(table.stages);
-  const Eigen::MatrixXd a = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-      table.a.data(), n, n);
-  const Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(table.b.data(), n);
-  if (!a.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0))
-    throw std::logic_error(table.name + ": not a lower-triangular Butcher table");
-  const Eigen::MatrixXcd identity = Eigen::MatrixXcd::Identity(n, n);
-  const Eigen::VectorXcd ones = Eigen::VectorXcd::Ones(n);
-  auto growth = [&](std::complex<double> z) {
-    const Eigen::MatrixXcd m = identity - z * a.cast<std::complex<double>>();
-    return std::abs(1.0 + z * b.cast<std::complex<double>>().dot(m.triangularView<Eigen::Lower>().solve(ones)));
-  };
+  const ButcherStability r(table);
   return StabilityBoundary([&](double zeta) {
     const Eigen::VectorXcd lambda = unit_mode(zeta);
     auto stable = [&](double h) {
       for (const std::complex<double> l : lambda)
-        if (std::log(growth(h * l)) > default_growth_tolerance * h) return false;
+        if (std::log(r.growth(h * l)) > default_growth_tolerance * h) return false;
       return true;
     };
     return find_step_limit(stable, 1.0, default_growth_tolerance).step;
@@ -177,13 +164,7 @@ inline const StabilityBoundary& arkode_table_boundary(Method method, int table_i
   static std::map<std::pair<Method, int>, const StabilityBoundary*> tables;
   const std::lock_guard<std::mutex> lock(mutex);
   const StabilityBoundary*& b = tables[{method, table_id}];
-  if (!b) {
-    ButcherTable chosen = default_butcher_table(method);
-    if (table_id >= 0)
-      for (const ButcherTable& t : butcher_tables(method))
-        if (t.id == table_id) chosen = t;
-    b = new StabilityBoundary(butcher_boundary(chosen));  // lives for the process
-  }
+  if (!b) b = new StabilityBoundary(butcher_boundary(butcher_table(method, table_id)));  // lives for the process
   return *b;
 }
 

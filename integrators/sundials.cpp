@@ -35,6 +35,13 @@ ButcherTable find_butcher_table(Method method, std::string_view name) {
   return {};
 }
 
+ButcherTable butcher_table(Method method, int id) {
+  if (id < 0) return default_butcher_table(method);
+  for (const ButcherTable& t : butcher_tables(method))
+    if (t.id == id) return t;
+  throw std::invalid_argument(std::string(info(method).name) + " has no Butcher table number " + std::to_string(id));
+}
+
 #if !DROPSIM_HAVE_SUNDIALS
 
 bool sundials_available() { return false; }

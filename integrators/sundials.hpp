@@ -45,6 +45,8 @@ std::vector<ButcherTable> butcher_tables(Method method);  // empty without SUNDI
 ButcherTable default_butcher_table(Method method);        // throws std::invalid_argument without SUNDIALS
 // The table of that name for method, or nullopt-like id -1.
 ButcherTable find_butcher_table(Method method, std::string_view name);
+// The table a run of method uses: ARKODE's table number id, or the default for id -1.
+ButcherTable butcher_table(Method method, int id);
 
 // The options only SUNDIALS methods have (integrate.hpp's Settings holds one).
 struct SundialsOptions {

@@ -90,16 +90,17 @@ bool linear_regime_bounded(const DropModel& model, const RunSettings& run, integ
 
 StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, integrators::Method method, double peak,
                               const StepLimitOptions& options) {
+  const int table = run.integrator.sundials.butcher_table;  // ARKODE's methods: the scenario's table
   StepLimitReport out;
   out.method = method;
   out.tolerance = options.growth_tolerance;
   const double x_eq = equilibrium_indentation(model);
   out.predicted_step =
-      integrators::step_limit(method, linearize_at_rest(model, x_eq).linear_system(), options.growth_tolerance).step;
+      integrators::step_limit(method, linearize_at_rest(model, x_eq).linear_system(), options.growth_tolerance, table).step;
   out.predicted_step_peak =
       has_peak_prediction(model.law)
           ? integrators::step_limit(method, linearize_at_rest(model, peak).linear_system(),
-                                    options.growth_tolerance)
+                                    options.growth_tolerance, table)
                 .step
           : std::numeric_limits<double>::quiet_NaN();
 
@@ -119,7 +120,7 @@ StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, 
       linear_duration / 20.0, options.precision);
   // Growth exp(tolerance * rate * duration) = 10, the run's bound on the amplitude.
   out.predicted_linear_run_step =
-      integrators::step_limit(method, at_rest, std::log(10.0) / (at_rest.fastest_rate() * linear_duration)).step;
+      integrators::step_limit(method, at_rest, std::log(10.0) / (at_rest.fastest_rate() * linear_duration), table).step;
   out.measured_linear_step = linear.step;
   out.measured_linear_at_cap = linear.at_cap;
 
@@ -187,6 +188,7 @@ RestState rest_state(const MultibodyModel& model) {
 
 StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSettings& run, integrators::Method method,
                                      const StepLimitOptions& options) {
+  const int table = run.integrator.sundials.butcher_table;  // ARKODE's methods: the scenario's table
   StepLimitReport out;
   out.method = method;
   out.tolerance = options.growth_tolerance;
@@ -196,9 +198,9 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
   const Linearization& lin = rest.linearization;
   if (lin.J.rows() == 0) return out;
   const auto linear = lin.linear_system();
-  out.predicted_step = integrators::step_limit(method, linear, options.growth_tolerance).step;
+  out.predicted_step = integrators::step_limit(method, linear, options.growth_tolerance, table).step;
   if (lin.friction_damping.size() != 0) {
-    const double normal_only = integrators::step_limit(method, lin.normal_system(), options.growth_tolerance).step;
+    const double normal_only = integrators::step_limit(method, lin.normal_system(), options.growth_tolerance, table).step;
     out.limited_by_friction = out.predicted_step < (1.0 - 1e-3) * normal_only;
   }
 
