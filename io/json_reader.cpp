@@ -157,12 +157,13 @@ double ObjectReader::number(const std::string& key, Bound bound) {
   const auto& v = raw(key);
   if (!v.is_number()) fail(key, "must be a number (got " + show(v) + ")");
   const double x = v.get<double>();
-  const std::string got = " (got " + show(v) + ")";
-  if (!std::isfinite(x)) fail(key, "must be finite" + got);
-  if (std::fpclassify(x) == FP_SUBNORMAL) fail(key, "must not be a denormal number" + got);
+  // The value shown only on failure: printing it on every read was most of a sweep run's parse.
+  auto got = [&] { return " (got " + show(v) + ")"; };
+  if (!std::isfinite(x)) fail(key, "must be finite" + got());
+  if (std::fpclassify(x) == FP_SUBNORMAL) fail(key, "must not be a denormal number" + got());
   const bool ok = bound == Bound::any || (bound == Bound::positive && x > 0.0) ||
                   (bound == Bound::nonnegative && x >= 0.0) || (bound == Bound::fraction && x > 0.0 && x < 1.0);
-  if (!ok) fail(key, bound_rule(bound) + got);
+  if (!ok) fail(key, bound_rule(bound) + got());
   return x;
 }
 

@@ -1,9 +1,9 @@
 // Scenario JSON -> validated Scenario (docs/interface.md, drop form).
 #include "dropsim/io/scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <regex>
 #include <stdexcept>
 
 #include "dropsim/integrators/sundials.hpp"
@@ -172,8 +172,10 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
   json out;
 
   s.name = top.string("name");
-  static const std::regex name_pattern("[A-Za-z0-9_.-]+");
-  if (!std::regex_match(s.name, name_pattern) || s.name == "." || s.name == "..")
+  const bool file_name_safe = !s.name.empty() && std::all_of(s.name.begin(), s.name.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+  });
+  if (!file_name_safe || s.name == "." || s.name == "..")
     top.fail("name", "must match [A-Za-z0-9_.-]+ (it becomes the output file name; got \"" + s.name + "\")");
   out["name"] = s.name;
   s.description = top.optional_string("description").value_or("");

@@ -20,11 +20,11 @@ constexpr long max_count = 100000;
 // A fixed-length array of finite numbers at r[key].
 std::vector<double> numbers(ObjectReader& r, const std::string& key, std::size_t n) {
   const json& v = r.raw(key);
-  const std::string rule = "must be an array of " + std::to_string(n) + " numbers (got " + show(v) + ")";
-  if (!v.is_array() || v.size() != n) r.fail(key, rule);
+  auto fail = [&] { r.fail(key, "must be an array of " + std::to_string(n) + " numbers (got " + show(v) + ")"); };
+  if (!v.is_array() || v.size() != n) fail();
   std::vector<double> out;
   for (const auto& e : v) {
-    if (!e.is_number() || !std::isfinite(e.get<double>())) r.fail(key, rule);
+    if (!e.is_number() || !std::isfinite(e.get<double>())) fail();
     out.push_back(e.get<double>());
   }
   return out;
