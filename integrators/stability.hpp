@@ -177,20 +177,28 @@ class ButcherStability {
  public:
   explicit ButcherStability(const ButcherTable& table)
       : a_(Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-               table.a.data(), table.stages, table.stages)
+               checked(table).a.data(), table.stages, table.stages)
                .cast<std::complex<double>>()),
         b_(Eigen::Map<const Eigen::VectorXd>(table.b.data(), table.stages).cast<std::complex<double>>()) {
     if (!a_.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0))
       throw std::logic_error(table.name + ": not a lower-triangular Butcher table");
   }
-  // |R(z)|
+  // |R(z)|; +inf where not finite, so that no NaN passes for stable.
   double growth(std::complex<double> z) const {
     const Eigen::Index n = b_.size();
     const Eigen::MatrixXcd m = Eigen::MatrixXcd::Identity(n, n) - z * a_;
-    return std::abs(1.0 + z * b_.dot(m.triangularView<Eigen::Lower>().solve(Eigen::VectorXcd::Ones(n))));
+    const double r = std::abs(1.0 + z * b_.dot(m.triangularView<Eigen::Lower>().solve(Eigen::VectorXcd::Ones(n))));
+    return std::isfinite(r) ? r : std::numeric_limits<double>::infinity();
   }
 
  private:
+  static const ButcherTable& checked(const ButcherTable& table) {
+    const auto n = static_cast<std::size_t>(std::max(table.stages, 0));
+    if (n == 0 || table.a.size() != n * n || table.b.size() != n)
+      throw std::logic_error(table.name + ": a Butcher table without its coefficients");
+    return table;
+  }
+
   Eigen::MatrixXcd a_;
   Eigen::VectorXcd b_;
 };

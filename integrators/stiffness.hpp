@@ -21,6 +21,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -148,6 +149,8 @@ inline const StabilityBoundary& stability_boundary(Method method) {
 inline constexpr int cvode_max_order = 12;  // Adams; BDF stops at 5
 
 inline const StabilityBoundary& cvode_order_boundary(MultistepFamily family, int order) {
+  if (order < 1 || order > (family == MultistepFamily::bdf ? 5 : cvode_max_order))
+    throw std::out_of_range("CVODE has no order " + std::to_string(order) + " in this family");
   static std::array<std::once_flag, 2 * cvode_max_order> once;
   static std::array<const StabilityBoundary*, 2 * cvode_max_order> table{};
   const auto i = static_cast<std::size_t>((family == MultistepFamily::bdf ? 0 : cvode_max_order) + order - 1);

@@ -30,11 +30,18 @@ bool has_peak_prediction(const ContactLaw& law) {
 
 namespace {
 
+// The scenario's ARKODE Butcher table is its own method's: another method
+// measured on the scenario runs with its default table.
+int butcher_table_for(const RunSettings& run, integrators::Method method) {
+  return method == run.integrator.method ? run.integrator.sundials.butcher_table : -1;
+}
+
 // `run` over `duration` with `method`'s fixed-step form at exactly h: sampled
 // every k steps (k whole) for about 4000 samples.
 RunSettings fixed_step_run(const RunSettings& run, integrators::Method method, double h, double duration) {
   RunSettings r = run;
   r.duration = duration;
+  r.integrator.sundials.butcher_table = butcher_table_for(run, method);
   r.integrator.method = method;
   r.integrator.fixed = true;
   r.integrator.step = h;
@@ -90,7 +97,7 @@ bool linear_regime_bounded(const DropModel& model, const RunSettings& run, integ
 
 StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, integrators::Method method, double peak,
                               const StepLimitOptions& options) {
-  const int table = run.integrator.sundials.butcher_table;  // ARKODE's methods: the scenario's table
+  const int table = butcher_table_for(run, method);
   StepLimitReport out;
   out.method = method;
   out.tolerance = options.growth_tolerance;
@@ -188,7 +195,7 @@ RestState rest_state(const MultibodyModel& model) {
 
 StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSettings& run, integrators::Method method,
                                      const StepLimitOptions& options) {
-  const int table = run.integrator.sundials.butcher_table;  // ARKODE's methods: the scenario's table
+  const int table = butcher_table_for(run, method);
   StepLimitReport out;
   out.method = method;
   out.tolerance = options.growth_tolerance;

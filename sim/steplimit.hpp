@@ -51,12 +51,13 @@ struct StepLimitReport {
   bool bounded_at_cap = false;
   double tolerance = 0.0;            // growth tolerance of the prediction
   bool limited_by_friction = false;  // friction's damping, not a normal mode, sets the predicted step
-  // measured / predicted (equilibrium); NaN where the prediction is 0 or unconditional.
-  // The linear limit beyond the prediction by more than 2 %, but within the
-  // prediction at the linear run's tolerance: growth the run was too short to see.
+  // The linear limit beyond a finite prediction by more than 2 %, but within
+  // the prediction at the linear run's tolerance: growth the run was too short to see.
   bool linear_growth_unseen() const {
-    return measured_linear_step > 1.02 * predicted_step && measured_linear_step <= 1.02 * predicted_linear_run_step;
+    return predicted_step > 0.0 && std::isfinite(predicted_step) && measured_linear_step > 1.02 * predicted_step &&
+           measured_linear_step <= 1.02 * predicted_linear_run_step;
   }
+  // measured / predicted (equilibrium); NaN where the prediction is 0 or unconditional.
   double ratio() const {
     return predicted_step > 0.0 && std::isfinite(predicted_step) ? measured_step / predicted_step
                                                                   : std::numeric_limits<double>::quiet_NaN();

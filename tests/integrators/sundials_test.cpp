@@ -186,7 +186,9 @@ TEST_F(Sundials, ButcherTableBoundaryIsTheSteppersOwn) {
   const StabilityBoundary from_stepper = one_step_boundary(Method::dopri5);
   for (int i = 0; i < StabilityBoundary::points; ++i) {
     const double zeta = static_cast<double>(i) / (StabilityBoundary::points - 1);
-    EXPECT_NEAR(from_table.radius(zeta) / from_stepper.radius(zeta), 1.0, 1e-9) << "zeta " << zeta;
+    // At zeta = 1 the stepper's amplification matrix is defective: its eigenvalues carry ~1e-8.
+    EXPECT_NEAR(from_table.radius(zeta) / from_stepper.radius(zeta), 1.0, i + 1 < StabilityBoundary::points ? 1e-9 : 1e-6)
+        << "zeta " << zeta;
   }
   // On the negative real axis: |R(x)| = 1 at x = -3.3066 for DOPRI5's
   // R(z) = 1 + z + ... + z^5/120 + z^6/600 (Hairer, Norsett and Wanner I, IV.2).

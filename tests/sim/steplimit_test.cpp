@@ -72,7 +72,8 @@ TEST(PaperDrops, LinearRegimeLimitIsThePrediction) {
       if (!(r.predicted_step > 0.0) || r.measured_linear_at_cap) continue;
       ++measured;
       const double ratio = r.measured_linear_step / r.predicted_step;
-      EXPECT_GE(ratio, 0.98) << file << " " << info.name;
+      // Never below it, to the search's 0.1 % precision.
+      EXPECT_GE(ratio, 0.999) << file << " " << info.name;
       if (ratio <= 1.02) ++within_two_percent;
       else if (r.linear_growth_unseen()) ++unseen;
       else ADD_FAILURE() << file << " " << info.name << ": linear limit " << ratio << " of the prediction";
@@ -81,6 +82,7 @@ TEST(PaperDrops, LinearRegimeLimitIsThePrediction) {
   std::printf("[measured] linear-regime limit within 2 %% of the prediction: %d of %d; growth too slow to see: %d\n",
               within_two_percent, measured, unseen);
   EXPECT_GE(measured, 150);
+  EXPECT_EQ(unseen, 0) << "no paper drop's growth beyond its limit is too slow to see (docs/physics.md)";
 }
 
 // Unconditionally stable methods are reported so and measured stable far beyond the explicit limits.

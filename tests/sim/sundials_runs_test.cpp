@@ -122,7 +122,9 @@ TEST_F(SundialsRuns, StabilityLimitDetectionSwitchesOnTheUndampedBar) {
     }
     // Without detection BDF grows on the bar at 1e-5; detection moves steps from
     // order 5 to order 4, whose band of weak growth they sit in (docs/integrators.md#sundials).
-    if (rtol == 1e-5) EXPECT_GT(gain[false], 1.0);
+    if (rtol == 1e-5) {
+      EXPECT_GT(gain[false], 1.0);
+    }
     EXPECT_GT(orders_4[true], orders_4[false]) << rtol;
   }
 }
@@ -205,6 +207,25 @@ TEST_F(SundialsRuns, StiffnessAttributionJudgesEachStepByItsOwnFormula) {
   const auto bdf_tight = simulate_with(Method::cvode_bdf, 1e-10);
   EXPECT_GT(bdf_tight.steps_by_order[5], bdf_tight.steps / 2);
   EXPECT_GT(bdf_tight.stability_bound_steps, 0);
+}
+
+// A scenario's Butcher table is its own method's: measured with ARKODE's
+// Dormand-Prince table, arkode_erk's predicted limit is dropsim's dopri5's,
+// and the other ARKODE method measured on the same scenario takes its own default.
+TEST_F(SundialsRuns, StepLimitUsesTheScenariosButcherTable) {
+  const io::Scenario s = test::paper_scenario("human62_alpha-scaled");
+  RunSettings run = s.run;
+  run.integrator.method = Method::arkode_erk;
+  run.integrator.sundials.butcher_table =
+      integrators::find_butcher_table(Method::arkode_erk, "ARKODE_DORMAND_PRINCE_7_4_5").id;
+  ASSERT_GE(run.integrator.sundials.butcher_table, 0);
+  const double peak = peak_indentation(s.drop(), s.run);
+  const StepLimitReport erk = drop_step_limit(s.drop(), run, Method::arkode_erk, peak);
+  const StepLimitReport dopri5 = drop_step_limit(s.drop(), s.run, Method::dopri5, peak);
+  EXPECT_NEAR(erk.predicted_step / dopri5.predicted_step, 1.0, 1e-9);
+  EXPECT_NEAR(erk.measured_linear_step / erk.predicted_step, 1.0, 0.02);
+  const StepLimitReport dirk = drop_step_limit(s.drop(), run, Method::arkode_dirk, peak);
+  EXPECT_TRUE(std::isinf(dirk.predicted_step));
 }
 
 }  // namespace

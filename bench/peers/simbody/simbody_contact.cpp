@@ -78,7 +78,7 @@ SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radi
 }
 
 std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
-                                                  double accuracy) {
+                                                  double accuracy, SimbodyLandingCounts* counts) {
   using namespace SimTK;
   MultibodySystem system;
   SimbodyMatterSubsystem matter(system);
@@ -127,6 +127,7 @@ std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing,
     sample.contact.moment = eigen(w[0]);
     out.push_back(sample);
   }
+  if (counts) *counts = {integrator.getNumStepsTaken(), integrator.getNumRealizations()};
   return out;
 }
 

@@ -47,9 +47,14 @@ struct SimbodyLandingSample {
   SimbodyContactWrench contact;
 };
 
+// What Simbody's integrator did over the run.
+struct SimbodyLandingCounts {
+  long steps = 0, realizations = 0;
+};
+
 // Simbody's RungeKuttaMersonIntegrator at `accuracy`, stopping exactly at
 // every multiple of `interval` up to `duration` (no interpolated states).
 std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
-                                                  double accuracy);
+                                                  double accuracy, SimbodyLandingCounts* counts = nullptr);
 
 }  // namespace dropsim::peers
