@@ -41,13 +41,12 @@ int list_integrators(bool as_json) {
     }
     if (m.method == Method::arkode_erk || m.method == Method::arkode_dirk) {
       nlohmann::json tables = nlohmann::json::array();
-      const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
       for (const ButcherTable& t : butcher_tables(m.method))
         tables.push_back({{"name", t.name},
                           {"order", t.order},
                           {"embedded_order", t.embedded_order},
                           {"stages", t.stages},
-                          {"undamped_limit", limit_json(step_limit(t, LinearSystem(one, one, Eigen::MatrixXd::Zero(1, 1))))}});
+                          {"undamped_limit", limit_json(step_limit(t, unit_oscillator()))}});
       row["butcher_tables"] = tables;
     }
     rows.push_back(row);

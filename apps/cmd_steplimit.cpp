@@ -128,9 +128,7 @@ int step_limits(const StepLimitCommand& o) {
     const double hi = std::max(r.predicted_step, r.predicted_step_peak);
     // Which prediction(s) bracket the measurement (2 % either way).
     const bool bracketed = std::isfinite(hi) && r.measured_step >= 0.98 * lo && r.measured_step <= 1.02 * hi;
-    const double linear_ratio = r.predicted_step > 0.0 && std::isfinite(r.predicted_step)
-                                    ? r.measured_linear_step / r.predicted_step
-                                    : std::numeric_limits<double>::quiet_NaN();
+    const double linear_ratio = r.linear_ratio();
     const bool slow_growth = r.linear_growth_unseen();
     rows.push_back({{"name", integrators::info(m).name},
                     {"predicted_step", number_or_null(r.predicted_step)},

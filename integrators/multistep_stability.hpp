@@ -19,8 +19,6 @@
 #include <string>
 #include <vector>
 
-#include <array>
-
 #include "dropsim/integrators/stability.hpp"
 
 namespace dropsim::integrators {

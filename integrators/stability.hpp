@@ -225,10 +225,15 @@ inline StepLimit step_limit(Method method, const LinearSystem& system, double to
   return visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) { return step_limit(stepper, system, tolerance); });
 }
 
+// The unit oscillator q'' + 2 zeta q' + q = 0: step limits on it are in h * omega.
+inline LinearSystem unit_oscillator(double zeta = 0.0) {
+  const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
+  return LinearSystem(one, one, Eigen::MatrixXd::Constant(1, 1, 2.0 * zeta));
+}
+
 // h * omega limit on the undamped unit oscillator q'' = -q.
 inline StepLimit undamped_limit(Method method, double tolerance = default_growth_tolerance) {
-  const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
-  return step_limit(method, LinearSystem(one, one, Eigen::MatrixXd::Zero(1, 1)), tolerance);
+  return step_limit(method, unit_oscillator(), tolerance);
 }
 
 }  // namespace dropsim::integrators

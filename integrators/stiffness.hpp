@@ -101,26 +101,14 @@ inline Eigen::VectorXcd unit_mode(double zeta) {
   return both;
 }
 
-// A one-step method's boundary, from its amplification matrix on q'' + 2 zeta q' + q = 0.
+// A one-step method's boundary, from its amplification matrix on the unit oscillator.
 inline StabilityBoundary one_step_boundary(Method method) {
-  const Eigen::MatrixXd one = Eigen::MatrixXd::Identity(1, 1);
-  return StabilityBoundary([&](double zeta) {
-    return step_limit(method, LinearSystem(one, one, Eigen::MatrixXd::Constant(1, 1, 2.0 * zeta))).step;
-  });
+  return StabilityBoundary([&](double zeta) { return step_limit(method, unit_oscillator(zeta)).step; });
 }
 
 // A Runge-Kutta method's boundary from its Butcher table (ARKODE's tables).
 inline StabilityBoundary butcher_boundary(const ButcherTable& table) {
-  const ButcherStability r(table);
-  return StabilityBoundary([&](double zeta) {
-    const Eigen::VectorXcd lambda = unit_mode(zeta);
-    auto stable = [&](double h) {
-      for (const std::complex<double> l : lambda)
-        if (std::log(r.growth(h * l)) > default_growth_tolerance * h) return false;
-      return true;
-    };
-    return find_step_limit(stable, 1.0, default_growth_tolerance).step;
-  });
+  return StabilityBoundary([&](double zeta) { return step_limit(table, unit_oscillator(zeta)).step; });
 }
 
 // A fixed-order multistep formula's boundary (CVODE's BDF and Adams orders).
@@ -148,8 +136,13 @@ inline const StabilityBoundary& stability_boundary(Method method) {
 
 inline constexpr int cvode_max_order = 12;  // Adams; BDF stops at 5
 
+// Whether CVODE runs `order` in the family: BDF 1-5, Adams 1-12.
+inline bool cvode_has_order(MultistepFamily family, int order) {
+  return order >= 1 && order <= (family == MultistepFamily::bdf ? 5 : cvode_max_order);
+}
+
 inline const StabilityBoundary& cvode_order_boundary(MultistepFamily family, int order) {
-  if (order < 1 || order > (family == MultistepFamily::bdf ? 5 : cvode_max_order))
+  if (!cvode_has_order(family, order))
     throw std::out_of_range("CVODE has no order " + std::to_string(order) + " in this family");
   static std::array<std::once_flag, 2 * cvode_max_order> once;
   static std::array<const StabilityBoundary*, 2 * cvode_max_order> table{};
@@ -197,7 +190,7 @@ class StiffnessMonitor {
   // order: the order of a variable-order method's step (CVODE), else 0.
   void accepted(const typename System::Vector& x, double t, double h, IntegrationStats& stats, int order = 0) {
     const StabilityBoundary* boundary = boundary_;
-    if (by_order_ && order >= 1 && order <= (family_ == MultistepFamily::bdf ? 5 : cvode_max_order)) {
+    if (by_order_ && cvode_has_order(family_, order)) {
       const StabilityBoundary& b = cvode_order_boundary(family_, order);
       if (!b.unconditional()) boundary = &b;
     }

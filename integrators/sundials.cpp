@@ -215,9 +215,7 @@ class Solver {
 };
 
 // The ARKODE table a run asked for, else the method's default.
-int table_of(const SundialsRun& run) {
-  return run.options.butcher_table >= 0 ? run.options.butcher_table : default_butcher_table(run.method).id;
-}
+int table_of(const SundialsRun& run) { return butcher_table(run.method, run.options.butcher_table).id; }
 
 // SUNDIALS' flag names are malloc'ed for the caller to free.
 std::string owned_string(char* text) {

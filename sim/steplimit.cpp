@@ -102,8 +102,8 @@ StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, 
   out.method = method;
   out.tolerance = options.growth_tolerance;
   const double x_eq = equilibrium_indentation(model);
-  out.predicted_step =
-      integrators::step_limit(method, linearize_at_rest(model, x_eq).linear_system(), options.growth_tolerance, table).step;
+  const auto at_rest = linearize_at_rest(model, x_eq).linear_system();
+  out.predicted_step = integrators::step_limit(method, at_rest, options.growth_tolerance, table).step;
   out.predicted_step_peak =
       has_peak_prediction(model.law)
           ? integrators::step_limit(method, linearize_at_rest(model, peak).linear_system(),
@@ -119,7 +119,6 @@ StepLimitReport drop_step_limit(const DropModel& model, const RunSettings& run, 
   out.measured_at_cap = m.at_cap;
 
   // Capped like the others at a twentieth of its run, which is 500 periods long.
-  const auto at_rest = linearize_at_rest(model, x_eq).linear_system();
   const double omega = std::sqrt(-at_rest.matrix()(1, 0));
   const double linear_duration = linear_regime_duration(run, omega);
   const MeasuredStep linear = largest_good_step(

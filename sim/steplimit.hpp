@@ -51,15 +51,19 @@ struct StepLimitReport {
   bool bounded_at_cap = false;
   double tolerance = 0.0;            // growth tolerance of the prediction
   bool limited_by_friction = false;  // friction's damping, not a normal mode, sets the predicted step
+  // measured / predicted (equilibrium); NaN where the prediction is 0 or unconditional.
+  double ratio() const { return of_prediction(measured_step); }
+  // The same for the linear-regime limit.
+  double linear_ratio() const { return of_prediction(measured_linear_step); }
   // The linear limit beyond a finite prediction by more than 2 %, but within
   // the prediction at the linear run's tolerance: growth the run was too short to see.
   bool linear_growth_unseen() const {
-    return predicted_step > 0.0 && std::isfinite(predicted_step) && measured_linear_step > 1.02 * predicted_step &&
-           measured_linear_step <= 1.02 * predicted_linear_run_step;
+    return linear_ratio() > 1.02 && measured_linear_step <= 1.02 * predicted_linear_run_step;
   }
-  // measured / predicted (equilibrium); NaN where the prediction is 0 or unconditional.
-  double ratio() const {
-    return predicted_step > 0.0 && std::isfinite(predicted_step) ? measured_step / predicted_step
+
+ private:
+  double of_prediction(double step) const {
+    return predicted_step > 0.0 && std::isfinite(predicted_step) ? step / predicted_step
                                                                   : std::numeric_limits<double>::quiet_NaN();
   }
 };
