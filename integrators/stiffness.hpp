@@ -157,11 +157,14 @@ inline const StabilityBoundary& cvode_order_boundary(MultistepFamily family, int
 // ARKODE's table of a run: the one asked for, else the method's default.
 inline const StabilityBoundary& arkode_table_boundary(Method method, int table_id) {
   static std::mutex mutex;
-  static std::map<std::pair<Method, int>, const StabilityBoundary*> tables;
+  // Never destroyed, like the tables above: a boundary handed out stays valid up to
+  // the process's end, and leak checkers see the map from this pointer.
+  static auto* tables = new std::map<std::pair<Method, int>, StabilityBoundary>;
   const std::lock_guard<std::mutex> lock(mutex);
-  const StabilityBoundary*& b = tables[{method, table_id}];
-  if (!b) b = new StabilityBoundary(butcher_boundary(butcher_table(method, table_id)));  // lives for the process
-  return *b;
+  auto found = tables->find({method, table_id});
+  if (found == tables->end())
+    found = tables->emplace(std::pair{method, table_id}, butcher_boundary(butcher_table(method, table_id))).first;
+  return found->second;
 }
 
 // Counts an adaptive run's stability-bound steps, and the others held at the
