@@ -30,6 +30,30 @@ struct MethodName {
   }
 };
 
+// Observers and runs shared by every method's instantiation of the suite: a
+// lambda inside a typed test is a new type per method, and each instantiated
+// integrate() for all eighteen methods again (minutes of compiling).
+struct KeepGoing {
+  bool operator()(const Eigen::VectorXd&, double) const { return true; }
+};
+
+// Fixed steps of size T / n from x0 on the system; returns the final state.
+// SUNDIALS methods: the library's own fixed-step mode, where it has one.
+Eigen::VectorXd run_fixed(Method method, const LinearSystem& system, Eigen::VectorXd x, double duration, long n) {
+  if (!has_one_step_form(info(method))) {
+    Settings settings;
+    settings.method = method;
+    settings.fixed = true;
+    settings.step = duration / static_cast<double>(n);
+    integrate(settings, system, x, {0.0, duration}, Eigen::VectorXd::Constant(x.size(), 1.0), KeepGoing{});
+    return x;
+  }
+  return visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) {
+    integrate_fixed(stepper, system, x, {0.0, duration}, duration / static_cast<double>(n), KeepGoing{});
+    return x;
+  });
+}
+
 template <class T>
 class EveryIntegrator : public ::testing::Test {
  protected:
@@ -40,23 +64,8 @@ class EveryIntegrator : public ::testing::Test {
     if (!available(meta())) GTEST_SKIP() << unavailable_message(meta().name);
   }
 
-  // Fixed steps of size T / n from x0 on the system; returns the final state.
-  // SUNDIALS methods: the library's own fixed-step mode, where it has one.
   static Eigen::VectorXd run(const LinearSystem& system, Eigen::VectorXd x, double duration, long n) {
-    if (!has_one_step_form(meta())) {
-      Settings settings;
-      settings.method = method;
-      settings.fixed = true;
-      settings.step = duration / static_cast<double>(n);
-      integrate(settings, system, x, {0.0, duration}, Eigen::VectorXd::Constant(x.size(), 1.0),
-                [](const Eigen::VectorXd&, double) { return true; });
-      return x;
-    }
-    return visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) {
-      integrate_fixed(stepper, system, x, {0.0, duration}, duration / static_cast<double>(n),
-                      [](const Eigen::VectorXd&, double) { return true; });
-      return x;
-    });
+    return run_fixed(method, system, std::move(x), duration, n);
   }
 };
 TYPED_TEST_SUITE(EveryIntegrator, AllMethods, MethodName);
@@ -92,26 +101,21 @@ TEST(CentralDifference, SecondOrderWithoutDamping) {
   auto error = [&](long n) {
     Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
     CentralDifference<Eigen::VectorXd> cd;
-    integrate_fixed(cd, system, x, {0.0, 4.0}, 4.0 / static_cast<double>(n),
-                    [](const Eigen::VectorXd&, double) { return true; });
+    integrate_fixed(cd, system, x, {0.0, 4.0}, 4.0 / static_cast<double>(n), KeepGoing{});
     return (x - damped_exact(0.0, 4.0)).cwiseAbs().maxCoeff();
   };
   EXPECT_NEAR(std::log2(error(400) / error(800)), 2.0, 0.2);
 }
 
-// Symplectic (and Newmark's energy-conserving) methods: on the undamped
-// oscillator the energy error stays bounded over 1e5 steps, no secular drift.
-TYPED_TEST(EveryIntegrator, SymplecticEnergyBounded) {
-  const Method m = this->method;
-  if (m != Method::symplectic_euler && m != Method::central_difference && m != Method::velocity_verlet &&
-      m != Method::mclachlan_sb3a && m != Method::newmark)
-    GTEST_SKIP() << "not symplectic";
+// The largest energy error on the undamped unit oscillator at h = 0.1 over
+// the first and the last 1000 of 1e5 steps.
+std::pair<double, double> energy_error_early_and_late(Method method) {
   const LinearSystem system(one, one, Eigen::MatrixXd::Zero(1, 1));
   const double h = 0.1;
   Eigen::VectorXd x = Eigen::Vector2d(1.0, 0.0);
   double early = 0.0, late = 0.0;
   const long steps = 100000;
-  visit_one_step<Eigen::VectorXd>(m, [&](auto& stepper) {
+  visit_one_step<Eigen::VectorXd>(method, [&](auto& stepper) {
     long count = 0;
     const CountingSystem<LinearSystem> sys{&system, &count};
     stepper.reset();
@@ -122,8 +126,25 @@ TYPED_TEST(EveryIntegrator, SymplecticEnergyBounded) {
       if (k > steps - 1000) late = std::max(late, err);
     }
   });
+  return {early, late};
+}
+
+// Symplectic (and Newmark's energy-conserving) methods: on the undamped
+// oscillator the energy error stays bounded over 1e5 steps, no secular drift.
+TYPED_TEST(EveryIntegrator, SymplecticEnergyBounded) {
+  const Method m = this->method;
+  if (m != Method::symplectic_euler && m != Method::central_difference && m != Method::velocity_verlet &&
+      m != Method::mclachlan_sb3a && m != Method::newmark)
+    GTEST_SKIP() << "not symplectic";
+  const auto [early, late] = energy_error_early_and_late(m);
   EXPECT_LT(late, 0.1);                   // O(h) for first order methods
   EXPECT_LE(late, 1.05 * early + 1e-12);  // the last 1000 steps no worse than the first
+}
+
+// The spectral radius of a one-step method's step map at step h.
+double amplification_radius(Method method, const LinearSystem& system, double h) {
+  return visit_one_step<Eigen::VectorXd>(method,
+                                         [&](auto& s) { return spectral_radius(amplification_matrix(s, system, h)); });
 }
 
 // The predicted undamped limit is what a long run sees: bounded just below,
@@ -145,8 +166,7 @@ TYPED_TEST(EveryIntegrator, PredictedLimitHoldsInARun) {
   // axis ratio sqrt((2 + h)/(2 - h)) = 6.2 at h = 1.9): bounded, not small.
   EXPECT_LT(x.norm(), 20.0) << "at 0.95 of the predicted limit";
   const double above = 1.2 * limit.step;
-  const double rho = visit_one_step<Eigen::VectorXd>(
-      this->method, [&](auto& s) { return spectral_radius(amplification_matrix(s, system, above)); });
+  const double rho = amplification_radius(this->method, system, above);
   if (std::pow(rho, steps) > 1e6) {
     const Eigen::VectorXd y = this->run(system, Eigen::Vector2d(1.0, 0.0), above * steps, steps);
     EXPECT_FALSE(y.norm() < 1e3) << "at 1.2 times the predicted limit";
@@ -169,8 +189,8 @@ TYPED_TEST(EveryIntegrator, AdaptiveMeetsTolerance) {
   Settings settings;
   settings.method = this->method;
   settings.rtol = 1e-8;
-  const auto stats = integrate(settings, system, x, output_grid(0.0, duration, 0.5), Eigen::VectorXd::Constant(2, 1e-10),
-                               [](const Eigen::VectorXd&, double) { return true; });
+  const auto stats =
+      integrate(settings, system, x, output_grid(0.0, duration, 0.5), Eigen::VectorXd::Constant(2, 1e-10), KeepGoing{});
   EXPECT_EQ(stats.status, Status::ok);
   EXPECT_LT((x - damped_exact(zeta, duration)).cwiseAbs().maxCoeff(), 1e-6);
 }
@@ -178,6 +198,16 @@ TYPED_TEST(EveryIntegrator, AdaptiveMeetsTolerance) {
 struct Sample {
   double t;
   Eigen::VectorXd x;
+};
+// Takes samples one at a time; takes none beyond stop_after.
+struct PerSampleRecorder {
+  std::vector<Sample>* out;
+  std::size_t stop_after;
+  bool operator()(const Eigen::VectorXd& s, double t) {
+    if (out->size() == stop_after) return false;
+    out->push_back({t, s});
+    return true;
+  }
 };
 // Takes each step's samples at once; takes none beyond stop_after.
 struct StepwiseRecorder {
@@ -212,11 +242,7 @@ TYPED_TEST(EveryIntegrator, StepwiseObserverSeesThePerSampleSamples) {
   for (const std::size_t stop_after : {grid.size(), std::size_t{137}}) {
     std::vector<Sample> per_sample, stepwise;
     Eigen::VectorXd x_per_sample = Eigen::Vector2d(1.0, 0.0), x_stepwise = x_per_sample;
-    const auto a = integrate(settings, system, x_per_sample, grid, atol, [&](const Eigen::VectorXd& s, double t) {
-      if (per_sample.size() == stop_after) return false;
-      per_sample.push_back({t, s});
-      return true;
-    });
+    const auto a = integrate(settings, system, x_per_sample, grid, atol, PerSampleRecorder{&per_sample, stop_after});
 
     StepwiseRecorder observer{&stepwise, stop_after};
     const auto b = integrate(settings, system, x_stepwise, grid, atol, observer);
@@ -281,7 +307,7 @@ struct ZeroJacobianOscillator : LinearSystem {
 
 TEST(NewtonFailures, CountedWhenTheSolveCannotConverge) {
   const ZeroJacobianOscillator system;
-  const auto observe = [](const Eigen::VectorXd&, double) { return true; };
+  const KeepGoing observe;
   for (const Method method : {Method::implicit_euler, Method::newmark, Method::symplectic_euler}) {
     Settings settings;
     settings.method = method;
@@ -342,7 +368,7 @@ TEST(Dispatch, UnknownMethodThrows) {
   EXPECT_THROW(info(unknown), std::invalid_argument);
   const LinearSystem system{one, one, one};
   Eigen::VectorXd x = Eigen::VectorXd::Ones(2);
-  const auto observe = [](const Eigen::VectorXd&, double) { return true; };
+  const KeepGoing observe;
   for (const bool adaptive : {false, true}) {
     Settings settings;
     settings.method = unknown;
