@@ -54,25 +54,34 @@ def resolve(rev):
 
 
 def build_revision(sha, programs):
-    """build-ab/<sha>/build with the benchmark programs of that commit."""
-    base = ROOT / "build-ab" / sha[:12]
-    src, build = base / "src", base / "build"
+    """build-ab/<sha>/build with the benchmark programs of that commit, checked out in build-ab/<sha>.
+
+    The checkout and its build/ sit as the clone and its build/ do, so that with
+    ccache (CCACHE_BASEDIR, scripts/build.sh) every file the commits share is
+    compiled once: the parent's build then costs a link, not a compile."""
+    src = ROOT / "build-ab" / sha[:12]
     if not (src / ".git").exists():
+        if src.exists():  # an older layout, or a checkout cut short
+            shutil.rmtree(src)
+            git("worktree", "prune")
         progress(f"checking out {sha[:12]} in {src}")
-        base.mkdir(parents=True, exist_ok=True)
+        src.parent.mkdir(parents=True, exist_ok=True)
         git("worktree", "add", "--force", "--detach", str(src), sha)
     progress(f"building {', '.join(programs)} of {sha[:12]}")
-    return build_benchmarks(src, build, programs)
+    return build_benchmarks(src, src / "build", programs)
 
 
 def build_benchmarks(src, build, programs, extra_flags=()):
     """Configures and builds `programs` of the tree `src` in `build`: Release, as scripts/build.sh."""
-    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DDROPSIM_BUILD_TESTS=OFF", "-DDROPSIM_BUILD_BENCH=ON", *extra_flags]
+    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DDROPSIM_BUILD_TESTS=OFF", "-DDROPSIM_BUILD_BENCH=ON",
+             f"-DDROPSIM_WERROR={os.environ.get('DROPSIM_WERROR', 'OFF')}", *extra_flags]  # the flags of build/
+    env = dict(os.environ)
     if shutil.which("ccache"):
         flags.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
-    subprocess.run(["cmake", "-S", str(src), "-B", str(build), *flags], check=True, stdout=subprocess.DEVNULL)
+        env["CCACHE_BASEDIR"] = str(ROOT)  # paths relative to the build: the same in every checkout
+    subprocess.run(["cmake", "-S", str(src), "-B", str(build), *flags], check=True, stdout=subprocess.DEVNULL, env=env)
     subprocess.run(["cmake", "--build", str(build), f"-j{os.cpu_count() or 2}", "--target", *programs],
-                   check=True, stdout=subprocess.DEVNULL)
+                   check=True, stdout=subprocess.DEVNULL, env=env)
     return build
 
 

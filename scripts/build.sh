@@ -4,6 +4,9 @@
 # command line, build/bin/dropsim. DROPSIM_WERROR=ON (CI) makes warnings errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache, where installed (CI installs it): files shared with another checkout laid out the
+# same way, such as the timing A/B's parent in build-ab/, compile once (scripts/bench_ab.py).
+export CCACHE_BASEDIR="$PWD"
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
