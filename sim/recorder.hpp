@@ -9,6 +9,10 @@
 //   void finish(bool kept);                           // flush; the summary's final indentation made relative
 // where Observation has .mechanical (J), .force_normalized (F/(Mg)) and
 // .indentation (what finish() turns into the summary's final indentation).
+// Optionally, for summary-only runs:
+//   std::optional<SampleBounds> chunk_bounds(const State*, std::size_t n) const;
+// bounds on n states' F/(Mg) and mechanical energy, or none where it cannot
+// bound them (then every sample is evaluated).
 // The recorder checks the energy, keeps the summary and decides divergence;
 // the probe decides how a sample is evaluated and stored.
 #pragma once
@@ -17,7 +21,9 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <concepts>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +79,10 @@ class Recorder {
 
  private:
   static constexpr bool fixed_size_state = State::SizeAtCompileTime != Eigen::Dynamic;
+  // Probes that can bound a chunk's forces and energy (SampleBounds) from its states.
+  static constexpr bool bounds_chunks = requires(const Probe& p, const State* s, std::size_t n) {
+    { p.chunk_bounds(s, n) } -> std::same_as<std::optional<SampleBounds>>;
+  };
   static constexpr std::size_t chunk_size = 32;  // interpolated states, per pass
 
   // A step's samples. Two passes over a chunk: the interpolant, then the
@@ -96,7 +106,18 @@ class Recorder {
     while (taken < count) {
       const std::size_t n = std::min(chunk_size, count - taken);
       for (std::size_t i = 0; i < n; ++i) dense(times[taken + i], states[i]);
-      for (std::size_t i = 0; i < n; ++i, ++taken) {
+      std::size_t i = 0;
+      if constexpr (!keep && bounds_chunks) {
+        // Summary only: a chunk that provably changes the summary only through
+        // its last sample skips the law at the others; the result is the same to the bit.
+        const auto bounds = probe.chunk_bounds(&states[0], n);
+        if (bounds && only_last_sample_counts(summary, *bounds, energy_bound)) {
+          summary.samples += n - 1;
+          taken += n - 1;
+          i = n - 1;
+        }
+      }
+      for (; i < n; ++i, ++taken) {
         const double t = times[taken];
         const auto observation = sampler(states[i]);
         if (!(observation.mechanical <= energy_bound)) {  // also NaN

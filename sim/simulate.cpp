@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace dropsim {
 
@@ -39,7 +40,10 @@ class DropProbe {
         tau_per_second_(std::sqrt(model.gravity / model.characteristic_length)),
         // F/(Mg) by a multiplication: a division per sample was the sample loop's longest latency.
         spheres_per_weight_(model.spheres / (model.mass * model.gravity)),
-        initial_energy_(drop_energies(model, model.initial_height, model.initial_velocity).mechanical()) {}
+        initial_energy_(drop_energies(model, model.initial_height, model.initial_velocity).mechanical()),
+        // Hunt-Crossley-form forces with alpha >= 0 grow with x and xdot, the elastic energy with x,
+        // the potential with y: what chunk_bounds() needs, rounding included (each operation is monotone).
+        bounds_chunks_(hunt_crossley_form(model.law.kind) && model.law.dissipation >= 0.0 && model.gravity > 0.0) {}
 
   double initial_energy() const { return initial_energy_; }
 
@@ -71,6 +75,25 @@ class DropProbe {
   std::size_t with_sampler(F f) const {
     if (hunt_crossley_form(model_.law.kind)) return f(sampler(HuntCrossleyFormSampler(model_.law)));
     return f(sampler([&law = model_.law](double x, double xdot) { return contact_sample(law, x, xdot); }));
+  }
+
+  // Bounds on F/(Mg) and the mechanical energy of n states from their ranges of
+  // y and v: the force is largest at the deepest, fastest-closing state, the
+  // energy at most the largest kinetic, potential and elastic terms together.
+  std::optional<SampleBounds> chunk_bounds(const State* states, std::size_t n) const {
+    if (!bounds_chunks_) return std::nullopt;
+    State low = states[0], high = low, sum = State::Zero();  // (y, v) at once, in one SSE register each
+    for (std::size_t i = 0; i < n; ++i) {
+      low = low.cwiseMin(states[i]);
+      high = high.cwiseMax(states[i]);
+      sum += states[i];  // min and max may pass NaN over: the sum does not
+    }
+    if (!sum.allFinite()) return std::nullopt;
+    const HuntCrossleyFormSampler law(model_.law);
+    const ContactSample deepest = law(-low[0], -low[1]);  // x = -y, xdot = -v
+    const double speed = std::max(-low[1], high[1]);
+    return SampleBounds{law(-high[0], -high[1]).force * spheres_per_weight_, deepest.force * spheres_per_weight_,
+                        DropEnergies(model_)(high[0], speed, deepest.elastic_energy).mechanical()};
   }
 
   // From the observation, not the state: its y and v are in registers already.
@@ -144,6 +167,7 @@ class DropProbe {
   const DropModel& model_;
   Trace& trace_;
   const double tau_per_second_, spheres_per_weight_, initial_energy_;
+  const bool bounds_chunks_;
   std::array<std::array<double, block_size>, column_count> block_;
   std::size_t pending_ = 0;  // samples in block_
 };

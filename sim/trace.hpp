@@ -33,6 +33,29 @@ inline void summarise_sample(TraceSummary& summary, double t, double tau_per_sec
   if (std::abs(force_normalized - 1.0) > settling_band) summary.settling_time = t;
 }
 
+// Bounds on F/(Mg) and on the mechanical energy over a run of samples.
+struct SampleBounds {
+  double force_low, force_high, mechanical_high;
+};
+
+// Whether samples within bounds b, followed by a last sample within them too,
+// leave the summary (and the divergence test) exactly as that last sample
+// alone does: none can beat the peak or reach the energy bound, and all lie on
+// one side of the settling band, or all inside it. The slack covers rounding
+// that may differ between evaluating the bounds and the samples (contracted
+// multiply-adds); a force of exactly zero is exact (no contact).
+inline bool only_last_sample_counts(const TraceSummary& summary, const SampleBounds& b, double energy_bound) {
+  constexpr double slack = 1e-12;
+  if (summary.samples == 0) return false;  // the first sample sets the peak
+  const double peak = summary.peak_force_normalized;
+  if (!(b.force_high == 0.0 || b.force_high <= peak - slack * std::abs(peak))) return false;
+  if (!(b.mechanical_high <= energy_bound - slack * std::abs(energy_bound))) return false;
+  const bool all_above = b.force_low - 1.0 > settling_band + slack;
+  const bool all_below = b.force_high - 1.0 < -settling_band - slack;
+  const bool all_inside = b.force_low - 1.0 >= -settling_band + slack && b.force_high - 1.0 <= settling_band - slack;
+  return all_above || all_below || all_inside;
+}
+
 // Row-major (time-major) samples; 2-D quantities hold `columns` values per row.
 struct Trace {
   int nq = 0, nu = 0, contacts = 0;

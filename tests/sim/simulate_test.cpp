@@ -3,6 +3,8 @@
 
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "dropsim/sim/combining.hpp"
 #include "dropsim/sim/scaling.hpp"
@@ -210,6 +212,46 @@ TEST(FixedStep, Rk4AndCentralDifferenceConvergeToTheAdaptiveRun) {
     const double peak_ref = reference.force_normalized[reference.peak_index()];
     EXPECT_NEAR(t.force_normalized[t.peak_index()], peak_ref, 2e-3);
   }
+}
+
+// A summary-only run (what sweeps run) skips the contact law on chunks of
+// samples that cannot change its summary; its summary must still be the
+// recorded run's to the bit, undamped and damped, loose and tight.
+TEST(SummaryOnly, SameSummaryToTheBitAsTheRecordedRun) {
+  auto bits = [](double x) {
+    std::uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+  };
+  int runs = 0;
+  for (const char* model : paper_models) {
+    for (const char* alpha : {"alpha-scaled", "alpha-unscaled"}) {
+      const std::string stem = std::string(model) + "_" + alpha;
+      for (const bool undamped : {false, true}) {
+        for (const double rtol : {1e-3, 1e-6, 1e-9}) {
+          io::Scenario s = paper_scenario(stem);
+          if (undamped) s.drop().law.kind = ContactLawKind::hertz;  // bounces for ever: never settles
+          s.run.integrator.rtol = rtol;
+          s.run.record_samples = true;
+          const Trace recorded = simulate(s.drop(), s.run);
+          s.run.record_samples = false;
+          const Trace summary_only = simulate(s.drop(), s.run);
+          const std::string what = stem + (undamped ? " undamped" : "") + " rtol " + std::to_string(rtol);
+          const TraceSummary &a = recorded.summary, &b = summary_only.summary;
+          EXPECT_EQ(a.samples, b.samples) << what;
+          EXPECT_EQ(bits(a.peak_force_normalized), bits(b.peak_force_normalized)) << what;
+          EXPECT_EQ(bits(a.tau_of_peak), bits(b.tau_of_peak)) << what;
+          EXPECT_EQ(bits(a.settling_time), bits(b.settling_time)) << what;
+          EXPECT_EQ(bits(a.equilibrium_indentation_relative), bits(b.equilibrium_indentation_relative)) << what;
+          EXPECT_EQ(recorded.stats.steps, summary_only.stats.steps) << what;
+          EXPECT_EQ(recorded.stats.status, summary_only.stats.status) << what;
+          EXPECT_EQ(summary_only.samples(), 0u) << what << ": nothing stored";
+          ++runs;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(runs, 84);
 }
 
 }  // namespace
