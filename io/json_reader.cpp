@@ -119,10 +119,12 @@ ObjectReader::ObjectReader(const nlohmann::json& value, std::string path, std::s
     : value_(value), path_(std::move(path)), file_(std::move(file)) {
   if (!value_.is_object())
     throw InputError(file_, path_, "must be a JSON object (got " + show(value_) + ")");
+  read_.reserve(value_.size());
+  known_.reserve(2 * value_.size() + 4);
 }
 
 bool ObjectReader::has(const std::string& key) const {
-  known_.insert(key);
+  known_.push_back(key);
   if (key_log) key_log->asked.insert(key_pattern(path_, key));
   return value_.contains(key);
 }
@@ -138,7 +140,7 @@ const nlohmann::json& ObjectReader::raw(const std::string& key) {
       if (near_miss(k, key)) hint = " (found \"" + k + "\": a typo?)";
     fail(key, "is required" + hint);
   }
-  read_.insert(key);
+  read_.push_back(key);
   if (key_log) key_log->read.insert(key_pattern(path_, key));
   return value_.at(key);
 }
@@ -220,14 +222,17 @@ void ObjectReader::exclusive(const std::vector<std::string>& keys) const {
 }
 
 void ObjectReader::mark_all_read() {
-  for (const auto& [key, v] : value_.items()) read_.insert(key);
+  for (const auto& [key, v] : value_.items()) read_.push_back(key);
 }
 
 void ObjectReader::reject_unknown_keys() const {
   for (const auto& [key, v] : value_.items()) {
-    if (read_.count(key)) continue;
+    if (std::find(read_.begin(), read_.end(), key) != read_.end()) continue;
+    std::vector<std::string> asked = known_;  // in order, once each
+    std::sort(asked.begin(), asked.end());
+    asked.erase(std::unique(asked.begin(), asked.end()), asked.end());
     std::string known, closest;
-    for (const auto& k : known_) {
+    for (const auto& k : asked) {
       known += (known.empty() ? "" : ", ") + k;
       if (near_miss(key, k) && (closest.empty() || edit_distance(key, k) < edit_distance(key, closest))) closest = k;
     }

@@ -59,8 +59,10 @@ class ObjectReader {
  private:
   const nlohmann::json& value_;
   std::string path_, file_;
-  std::set<std::string> read_;           // keys consumed
-  mutable std::set<std::string> known_;  // keys the parser asked about
+  // Flat lists, not sets: a sweep parses its scenario once per run, and a set's
+  // node per key was most of that parse. Repeats are harmless (a dozen keys).
+  std::vector<std::string> read_;           // keys consumed
+  mutable std::vector<std::string> known_;  // keys the parser asked about
 };
 
 // Parses a whole document; any failure (syntax, trailing garbage, a number

@@ -85,19 +85,28 @@ SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, st
   return dropsim::latin_hypercube_design(std::move(axes), samples, seed);
 }
 
-Scenario sweep_scenario(const json& base, const std::string& base_file, const SweepDesign& design, std::size_t run) {
-  json doc = base;
-  for (std::size_t i = 0; i < design.axes.size(); ++i) {
-    const json::json_pointer ptr(design.axes[i].pointer);
-    const double v = design.values[run][i];
-    if (!doc.contains(ptr.parent_pointer()) || !doc[ptr.parent_pointer()].is_object())
-      throw InputError(base_file, design.axes[i].pointer, "--vary: no such object in the base scenario");
-    json& target = doc[ptr];
-    if (target.is_number_integer() && v == std::round(v)) target = static_cast<long long>(std::llround(v));
-    else if (target.is_number_integer()) target = v;  // left to the parser to reject, with its path
-    else target = v;
+SweepScenarios::SweepScenarios(const json& base, std::string base_file, const SweepDesign& design)
+    : document_(base), base_file_(std::move(base_file)), design_(design) {
+  for (const SweepAxis& axis : design.axes) {
+    const json::json_pointer& target = targets_.emplace_back(axis.pointer);
+    if (!base.contains(target.parent_pointer()) || !base[target.parent_pointer()].is_object())
+      throw InputError(base_file_, axis.pointer, "--vary: no such object in the base scenario");
+    integer_.push_back(base.contains(target) && base[target].is_number_integer());
   }
-  return parse_scenario_json(doc, base_file + " (sweep run " + std::to_string(run) + ")");
+}
+
+Scenario SweepScenarios::operator()(std::size_t run) {
+  for (std::size_t i = 0; i < targets_.size(); ++i) {
+    const double v = design_.values[run][i];
+    json& target = document_[targets_[i]];
+    if (integer_[i] && v == std::round(v)) target = static_cast<long long>(std::llround(v));
+    else target = v;  // a fraction where the base has an integer: left to the parser to reject, with its path
+  }
+  return parse_scenario_json(document_, base_file_ + " (sweep run " + std::to_string(run) + ")");
+}
+
+Scenario sweep_scenario(const json& base, const std::string& base_file, const SweepDesign& design, std::size_t run) {
+  return SweepScenarios(base, base_file, design)(run);
 }
 
 SweepRow sweep_row(std::size_t run, const std::vector<double>& values, const Trace& t) {
@@ -118,8 +127,14 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
                                 std::size_t first, std::size_t last, unsigned threads, const std::string& traces_dir,
                                 const std::function<void(std::size_t)>& progress) {
   std::vector<SweepRow> rows(last - first);
-  run_in_parallel<Trace>(first, last, threads, [&](std::size_t i, Trace& trace) {
-    Scenario s = sweep_scenario(base, base_file, design, i);
+  struct Worker {  // one per thread, kept run after run
+    Trace trace;
+    std::optional<SweepScenarios> scenarios;
+  };
+  run_in_parallel<Worker>(first, last, threads, [&](std::size_t i, Worker& worker) {
+    if (!worker.scenarios) worker.scenarios.emplace(base, base_file, design);
+    Trace& trace = worker.trace;
+    Scenario s = (*worker.scenarios)(i);
     s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted
     simulate(s.model, s.run, trace);  // reuses the buffers run after run
     if (!traces_dir.empty()) {

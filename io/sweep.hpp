@@ -26,8 +26,26 @@ SweepAxis parse_sweep_axis(const std::string& spec);  // throws InputError namin
 SweepDesign cartesian_design(std::vector<SweepAxis> axes);
 SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, std::uint64_t seed);
 
-// The base scenario with run `run`'s values patched in, validated exactly as
-// a file would be. Integer-valued targets (e.g. /drop/spheres) get integers.
+// The scenarios of a design's runs, one after another: the base scenario with
+// a run's values patched in, validated exactly as a file would be. The base
+// is copied once and each run patches only its own values into the copy (a
+// sweep's thread keeps one: a copy per run was a fifth of parsing a run).
+// Integer-valued targets of the base (e.g. /drop/spheres) get integers.
+class SweepScenarios {
+ public:
+  // Throws InputError where an axis names no object of the base.
+  SweepScenarios(const nlohmann::json& base, std::string base_file, const SweepDesign& design);
+  Scenario operator()(std::size_t run);
+
+ private:
+  nlohmann::json document_;
+  std::string base_file_;
+  const SweepDesign& design_;
+  std::vector<nlohmann::json::json_pointer> targets_;
+  std::vector<bool> integer_;  // the base holds an integer there
+};
+
+// One run's scenario, as SweepScenarios gives it.
 Scenario sweep_scenario(const nlohmann::json& base, const std::string& base_file, const SweepDesign& design,
                         std::size_t run);
 
