@@ -101,6 +101,25 @@ class Dopri5Pair : public EmbeddedPairBase<Dopri5Pair<Vector>, Vector> {
       const double a = sq * (3.0 - 2.0 * theta), b = sq * m, c = sq * m * m, d = theta * m * m;
       out = x0 + a * sum + b * k7 + d * k1 + c * (p - theta * q);
     }
+    // Bounds on every component of the samples at times in [t_first, t_last],
+    // without evaluating them: over the step the interpolant is a quintic in
+    // theta, and a polynomial lies within the hull of its Bernstein coefficients
+    // on [0, 1]. Widened by far more than the rounding of either evaluation
+    // (sample or coefficients). False where that cannot hold: a non-finite
+    // coefficient, or times outside the step.
+    bool bounds(double t_first, double t_last, Vector& low, Vector& high) const {
+      if (!((t_first - t0) * inv_h >= -1e-9 && (t_last - t0) * inv_h <= 1.0 + 1e-9)) return false;
+      // Monomial coefficients of theta^1..theta^5 (theta^0: x0), from a, b, c, d above.
+      const Vector m2 = 3.0 * sum - k7 - 2.0 * k1 + p, m3 = -2.0 * sum + k7 + k1 - 2.0 * p - q, m4 = p + 2.0 * q;
+      // Bernstein coefficients of degree 5: beta_i = sum_j C(i,j)/C(5,j) m_j.
+      const Vector b1 = x0 + 0.2 * k1, b2 = x0 + 0.4 * k1 + 0.1 * m2, b3 = x0 + 0.6 * k1 + 0.3 * m2 + 0.1 * m3,
+                   b4 = x0 + 0.8 * k1 + 0.6 * m2 + 0.4 * m3 + 0.2 * m4, b5 = x0 + k1 + m2 + m3 + m4 - q;
+      const Vector slack =
+          1e-12 * (x0.cwiseAbs() + sum.cwiseAbs() + k7.cwiseAbs() + k1.cwiseAbs() + p.cwiseAbs() + q.cwiseAbs());
+      low = x0.cwiseMin(b1).cwiseMin(b2).cwiseMin(b3).cwiseMin(b4).cwiseMin(b5) - slack;
+      high = x0.cwiseMax(b1).cwiseMax(b2).cwiseMax(b3).cwiseMax(b4).cwiseMax(b5) + slack;
+      return (low + high).allFinite();  // min and max may pass NaN over: the sum does not
+    }
   };
   const Dense& dense(const Vector& x0, const Vector& d0, double t0, const Vector& /*x1*/, const Vector& d1,
                      double t1) {

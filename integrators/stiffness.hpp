@@ -172,12 +172,15 @@ inline const StabilityBoundary& arkode_table_boundary(Method method, int table_i
 // stable at every step are never held by stability: for them only the cap is
 // checked. CVODE's steps are judged by the fixed-order formula of the order
 // each was taken at; ARKODE's by the run's Butcher table. Fixed-step runs
-// never call it, and it tabulates nothing for them.
+// never call it, and it tabulates nothing for them; nor does a run that asks
+// for no attribution (judge_stability false: sweeps, whose summary has none),
+// which then counts only the cap.
 template <class System>
 class StiffnessMonitor {
  public:
-  StiffnessMonitor(const System& system, const Settings& settings) : system_(system), max_step_(settings.max_step) {
-    if (!info(settings.method).adaptive || settings.fixed) return;
+  StiffnessMonitor(const System& system, const Settings& settings, bool judge_stability = true)
+      : system_(system), max_step_(settings.max_step) {
+    if (!judge_stability || !info(settings.method).adaptive || settings.fixed) return;
     if (settings.method == Method::cvode_bdf || settings.method == Method::cvode_adams) {
       family_ = settings.method == Method::cvode_bdf ? MultistepFamily::bdf : MultistepFamily::adams_moulton;
       by_order_ = true;

@@ -136,6 +136,7 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
     Trace& trace = worker.trace;
     Scenario s = (*worker.scenarios)(i);
     s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted
+    s.run.attribute_stiffness = !traces_dir.empty();  // the rows have no stiffness columns; traces do
     simulate(s.model, s.run, trace);  // reuses the buffers run after run
     if (!traces_dir.empty()) {
       char stem[32];

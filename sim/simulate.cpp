@@ -42,7 +42,7 @@ class DropProbe {
         spheres_per_weight_(model.spheres / (model.mass * model.gravity)),
         initial_energy_(drop_energies(model, model.initial_height, model.initial_velocity).mechanical()),
         // Hunt-Crossley-form forces with alpha >= 0 grow with x and xdot, the elastic energy with x,
-        // the potential with y: what chunk_bounds() needs, rounding included (each operation is monotone).
+        // the potential with y: what range_bounds() needs, rounding included (each operation is monotone).
         bounds_chunks_(hunt_crossley_form(model.law.kind) && model.law.dissipation >= 0.0 && model.gravity > 0.0) {}
 
   double initial_energy() const { return initial_energy_; }
@@ -77,18 +77,11 @@ class DropProbe {
     return f(sampler([&law = model_.law](double x, double xdot) { return contact_sample(law, x, xdot); }));
   }
 
-  // Bounds on F/(Mg) and the mechanical energy of n states from their ranges of
-  // y and v: the force is largest at the deepest, fastest-closing state, the
-  // energy at most the largest kinetic, potential and elastic terms together.
-  std::optional<SampleBounds> chunk_bounds(const State* states, std::size_t n) const {
+  // Bounds on F/(Mg) and the mechanical energy of states whose y and v lie in
+  // [low, high]: the force is largest at the deepest, fastest-closing state,
+  // the energy at most the largest kinetic, potential and elastic terms together.
+  std::optional<SampleBounds> range_bounds(const State& low, const State& high) const {
     if (!bounds_chunks_) return std::nullopt;
-    State low = states[0], high = low, sum = State::Zero();  // (y, v) at once, in one SSE register each
-    for (std::size_t i = 0; i < n; ++i) {
-      low = low.cwiseMin(states[i]);
-      high = high.cwiseMax(states[i]);
-      sum += states[i];  // min and max may pass NaN over: the sum does not
-    }
-    if (!sum.allFinite()) return std::nullopt;
     const HuntCrossleyFormSampler law(model_.law);
     const ContactSample deepest = law(-low[0], -low[1]);  // x = -y, xdot = -v
     const double speed = std::max(-low[1], high[1]);

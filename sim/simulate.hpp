@@ -13,6 +13,9 @@ struct RunSettings {
   integrators::Settings integrator;
   double atol = 0.0;  // 0: model-scaled (rtol L for positions, rtol sqrt(g L) for speeds)
   bool record_samples = true;  // false: summary metrics only, no per-sample storage (sweeps)
+  // false: no stiffness attribution (stats' stability-bound counts stay 0): a
+  // Jacobian and its modes per accepted step that a sweep's summary never shows
+  bool attribute_stiffness = true;
 };
 
 // Simulates the drop. Never throws on numerical trouble: a run that blows up

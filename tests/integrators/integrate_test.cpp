@@ -297,6 +297,47 @@ TEST(Dopri5DenseOutput, EqualsOdeintsCalcState) {
   }
 }
 
+// Dense::bounds lets summary-only runs pass over a step's samples unevaluated:
+// every sample must lie within them, interior turning points included, and
+// they must be tight enough to be worth having (Bernstein's hull of a short
+// step's quintic is within a few per cent of its range).
+TEST(Dopri5DenseOutput, BoundsHoldEverySampleAndAreTight) {
+  struct Pendulum {
+    void operator()(const Eigen::Vector2d& x, Eigen::Vector2d& dxdt, double t) const {
+      dxdt = Eigen::Vector2d(x[1], -9.81 * std::sin(x[0]) + 0.3 * std::cos(2.0 * t));
+    }
+  } pendulum;
+  Dopri5Pair<Eigen::Vector2d> pair;
+  // (1.2, 2.0) over 0.4 s: the angle turns inside the step.
+  for (const auto& [x0, h] : {std::pair{Eigen::Vector2d(1.2, 2.0), 0.4}, std::pair{Eigen::Vector2d(1.2, -0.7), 0.05},
+                              std::pair{Eigen::Vector2d(-0.3, 1e-3), 1e-3}}) {
+    const double t0 = 0.25, t1 = t0 + h;
+    Eigen::Vector2d d0, x1, d1, err;
+    pendulum(x0, d0, t0);
+    pair.do_step(pendulum, x0, d0, t0, x1, d1, h, err);
+    const auto& dense = pair.dense(x0, d0, t0, x1, d1, t1);
+    Eigen::Vector2d low, high, sample;
+    ASSERT_TRUE(dense.bounds(t0, t1, low, high));
+    Eigen::Vector2d seen_low = x0, seen_high = x0;
+    for (int i = 0; i <= 10000; ++i) {
+      dense(t0 + h * i / 10000.0, sample);
+      ASSERT_TRUE((sample.array() >= low.array()).all() && (sample.array() <= high.array()).all())
+          << "h " << h << ", sample " << i << ": " << sample.transpose();
+      seen_low = seen_low.cwiseMin(sample);
+      seen_high = seen_high.cwiseMax(sample);
+    }
+    // A step that turns the angle: a fifth wider than the range; a short one: a hundredth.
+    const bool turning = h == 0.4;
+    const Eigen::Vector2d width = high - low, range = seen_high - seen_low;
+    EXPECT_TRUE((width.array() <= (turning ? 1.25 : 1.01) * range.array() + 1e-12).all())
+        << "h " << h << ": bounds " << width.transpose() << " against a range of " << range.transpose();
+    if (turning) {
+      EXPECT_GT(seen_high[0], std::max(x0[0], x1[0]) + 1e-3) << "the angle must turn inside the step";
+    }
+    EXPECT_FALSE(dense.bounds(t0, t1 + 0.01 * h, low, high)) << "a time beyond the step";
+  }
+}
+
 // A System whose jacobian() lies (it returns zero): Newton degenerates to a
 // fixed-point iteration, which diverges for h omega > 1. Every implicit solve
 // then stops at its cap, and the run says so instead of passing silently.
