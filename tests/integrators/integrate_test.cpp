@@ -263,16 +263,19 @@ TYPED_TEST(EveryIntegrator, StepwiseObserverSeesThePerSampleSamples) {
   }
 }
 
+// A nonlinear system whose every stage is distinct: what the dense-output tests step.
+struct DrivenPendulum {
+  void operator()(const Eigen::Vector2d& x, Eigen::Vector2d& dxdt, double t) const {
+    dxdt = Eigen::Vector2d(x[1], -9.81 * std::sin(x[0]) + 0.3 * std::cos(2.0 * t));
+  }
+};
+
 // Dopri5Pair folds odeint's continuous extension once per step; on a
 // nonlinear system (a pendulum, every stage distinct) it must give odeint's
 // calc_state to rounding at every point of the step, with both step sizes the
 // driver uses (a long flight step, a short contact step).
 TEST(Dopri5DenseOutput, EqualsOdeintsCalcState) {
-  struct Pendulum {
-    void operator()(const Eigen::Vector2d& x, Eigen::Vector2d& dxdt, double t) const {
-      dxdt = Eigen::Vector2d(x[1], -9.81 * std::sin(x[0]) + 0.3 * std::cos(2.0 * t));
-    }
-  } pendulum;
+  const DrivenPendulum pendulum;
   Dopri5Pair<Eigen::Vector2d> pair;
   for (double h : {0.4, 1e-3}) {
     const Eigen::Vector2d x0(1.2, -0.7);
@@ -302,11 +305,7 @@ TEST(Dopri5DenseOutput, EqualsOdeintsCalcState) {
 // they must be tight enough to be worth having (Bernstein's hull of a short
 // step's quintic is within a few per cent of its range).
 TEST(Dopri5DenseOutput, BoundsHoldEverySampleAndAreTight) {
-  struct Pendulum {
-    void operator()(const Eigen::Vector2d& x, Eigen::Vector2d& dxdt, double t) const {
-      dxdt = Eigen::Vector2d(x[1], -9.81 * std::sin(x[0]) + 0.3 * std::cos(2.0 * t));
-    }
-  } pendulum;
+  const DrivenPendulum pendulum;
   Dopri5Pair<Eigen::Vector2d> pair;
   // (1.2, 2.0) over 0.4 s: the angle turns inside the step.
   for (const auto& [x0, h] : {std::pair{Eigen::Vector2d(1.2, 2.0), 0.4}, std::pair{Eigen::Vector2d(1.2, -0.7), 0.05},
