@@ -109,15 +109,12 @@ class Recorder {
     Probe& probe = probe_;  // one load per sample fewer than through *this
     std::size_t taken = 0;
     if constexpr (!keep && bounds_chunks && bounds_samples<Dense>) {
-      // Summary only: where the interpolant's bounds show that only the step's
-      // last sample can change the summary, the others are not even interpolated.
+      // Summary only, from the interpolant's bounds over the step: the others are not even interpolated.
       State low, high;
-      if (count > 1 && dense.bounds(times[0], times[count - 1], low, high)) {
-        const auto bounds = probe.range_bounds(low, high);
-        if (bounds && only_last_sample_counts(summary, *bounds, energy_bound)) {
-          summary.samples += count - 1;
-          taken = count - 1;
-        }
+      if (count > 1 && dense.bounds(times[0], times[count - 1], low, high) &&
+          only_last_counts(summary, low, high)) {
+        summary.samples += count - 1;
+        taken = count - 1;
       }
     }
     while (taken < count) {
@@ -125,8 +122,8 @@ class Recorder {
       for (std::size_t i = 0; i < n; ++i) dense(times[taken + i], states[i]);
       std::size_t i = 0;
       if constexpr (!keep && bounds_chunks) {
-        // Summary only: a chunk that provably changes the summary only through
-        // its last sample skips the law at the others; the result is the same to the bit.
+        // Summary only, from the chunk's interpolated states: the law is skipped at the others;
+        // the summary is the same to the bit.
         if (n > 1) {
           State low = states[0], high = low, sum = low;
           for (std::size_t k = 1; k < n; ++k) {
@@ -134,8 +131,7 @@ class Recorder {
             high = high.cwiseMax(states[k]);
             sum += states[k];  // min and max may pass NaN over: the sum does not
           }
-          const auto bounds = sum.allFinite() ? probe.range_bounds(low, high) : std::nullopt;
-          if (bounds && only_last_sample_counts(summary, *bounds, energy_bound)) {
+          if (sum.allFinite() && only_last_counts(summary, low, high)) {
             summary.samples += n - 1;
             taken += n - 1;
             i = n - 1;
@@ -157,6 +153,13 @@ class Recorder {
     }
     trace_.summary = summary;
     return taken;
+  }
+
+  // Summary only: whether samples whose states lie in [low, high] change the
+  // summary only through their last one, which then stands for them all.
+  bool only_last_counts(const TraceSummary& summary, const State& low, const State& high) const {
+    const auto bounds = probe_.range_bounds(low, high);
+    return bounds && only_last_sample_counts(summary, *bounds, energy_bound_);
   }
 
   Probe& probe_;

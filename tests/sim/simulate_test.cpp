@@ -214,8 +214,8 @@ TEST(FixedStep, Rk4AndCentralDifferenceConvergeToTheAdaptiveRun) {
   }
 }
 
-// A summary-only run (what sweeps run) skips the contact law on chunks of
-// samples that cannot change its summary; its summary must still be the
+// A summary-only run (what sweeps run) skips the contact law, and where it can
+// the interpolation, on samples that cannot change its summary; its summary must still be the
 // recorded run's to the bit, undamped and damped, loose and tight.
 TEST(SummaryOnly, SameSummaryToTheBitAsTheRecordedRun) {
   auto bits = [](double x) {
