@@ -11,7 +11,7 @@ namespace {
 
 // `restitution` and `impact_speed`: the target cr and the v- it refers to; the
 // law's chi follows (sim/restitution.hpp) and is held as alpha = chi / 1.5.
-void parse_restitution(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
+void parse_restitution(ObjectReader& r, ContactLaw& law, Echo out) {
   law.restitution = r.number("restitution", Bound::fraction);
   law.impact_speed = r.number("impact_speed", Bound::positive);
   law.dissipation = dissipation_for_restitution(law.kind, law.restitution, law.impact_speed);
@@ -21,7 +21,7 @@ void parse_restitution(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
 
 }  // namespace
 
-void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out) {
+void parse_contact_law(ObjectReader& r, ContactLaw& law, Echo out) {
   const std::string law_name = r.string("law");
   const auto kind = value_in(contact_law_names, law_name);
   if (!kind)
@@ -94,7 +94,7 @@ void refuse_friction(const ObjectReader& r) {
                      "contacts of the multi-contact form (\"bodies\" and \"contacts\")");
 }
 
-void parse_friction(ObjectReader& r, Friction& friction, nlohmann::json& out) {
+void parse_friction(ObjectReader& r, Friction& friction, Echo out) {
   for (const FrictionKey& k : friction_keys) {
     if (!r.has(k.name)) continue;  // OpenSim's default; echoed only when given
     friction.*k.field = r.number(k.name, k.bound);

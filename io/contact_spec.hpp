@@ -12,12 +12,12 @@ namespace dropsim::io {
 // `combining`, `dissipation`, `damping`, ...). Reads them from `r`, fills
 // `law` (radius must already be set) and writes the resolved values to `out`.
 // Does not reject unknown keys: the caller does, after reading its own.
-void parse_contact_law(ObjectReader& r, ContactLaw& law, nlohmann::json& out);
+void parse_contact_law(ObjectReader& r, ContactLaw& law, Echo out);
 
 // A multi-contact contact's friction: `static_friction`, `dynamic_friction`,
 // `viscous_friction` (s/m) and `transition_velocity` (m/s), OpenSim's names and
 // defaults (docs/physics.md#friction). Writes the given ones to `out`.
-void parse_friction(ObjectReader& r, Friction& friction, nlohmann::json& out);
+void parse_friction(ObjectReader& r, Friction& friction, Echo out);
 // The drop form moves only vertically, where friction does no work: refuses its keys with that sentence.
 void refuse_friction(const ObjectReader& r);
 

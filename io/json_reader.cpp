@@ -51,7 +51,7 @@ std::string pointer(const std::vector<Frame>& frames) {
 thread_local KeyLog* key_log = nullptr;
 
 // "/bodies/0" + "mass" -> "/bodies/[]/mass": one pattern per key, whatever the array index.
-std::string key_pattern(const std::string& path, const std::string& key) {
+std::string key_pattern(const std::string& path, std::string_view key) {
   std::string out;
   std::size_t i = 0;
   while (i < path.size()) {
@@ -62,7 +62,7 @@ std::string key_pattern(const std::string& path, const std::string& key) {
     if (next == std::string::npos) break;
     i = next;
   }
-  return out + "/" + key;
+  return out + "/" + std::string(key);
 }
 
 }  // namespace
@@ -123,26 +123,29 @@ ObjectReader::ObjectReader(const nlohmann::json& value, std::string path, std::s
   known_.reserve(2 * value_.size() + 4);
 }
 
-bool ObjectReader::has(const std::string& key) const {
-  known_.push_back(key);
+nlohmann::json::const_iterator ObjectReader::find(std::string_view key) const {
+  known_.emplace_back(key);
   if (key_log) key_log->asked.insert(key_pattern(path_, key));
-  return value_.contains(key);
+  return value_.find(key);
 }
 
-void ObjectReader::fail(const std::string& key, const std::string& rule) const {
+bool ObjectReader::has(std::string_view key) const { return find(key) != value_.end(); }
+
+void ObjectReader::fail(std::string_view key, const std::string& rule) const {
   throw InputError(file_, key.empty() ? path_ : path_of(key), rule);
 }
 
-const nlohmann::json& ObjectReader::raw(const std::string& key) {
-  if (!has(key)) {
+const nlohmann::json& ObjectReader::raw(std::string_view key) {
+  const auto member = find(key);
+  if (member == value_.end()) {
     std::string hint;
     for (const auto& [k, v] : value_.items())
-      if (near_miss(k, key)) hint = " (found \"" + k + "\": a typo?)";
+      if (near_miss(k, std::string(key))) hint = " (found \"" + k + "\": a typo?)";
     fail(key, "is required" + hint);
   }
-  read_.push_back(key);
+  read_.push_back(&member.key());
   if (key_log) key_log->read.insert(key_pattern(path_, key));
-  return value_.at(key);
+  return *member;
 }
 
 static const char* bound_rule(Bound bound) {
@@ -155,7 +158,7 @@ static const char* bound_rule(Bound bound) {
   return "";
 }
 
-double ObjectReader::number(const std::string& key, Bound bound) {
+double ObjectReader::number(std::string_view key, Bound bound) {
   const auto& v = raw(key);
   if (!v.is_number()) fail(key, "must be a number (got " + show(v) + ")");
   const double x = v.get<double>();
@@ -169,12 +172,12 @@ double ObjectReader::number(const std::string& key, Bound bound) {
   return x;
 }
 
-std::optional<double> ObjectReader::optional_number(const std::string& key, Bound bound) {
+std::optional<double> ObjectReader::optional_number(std::string_view key, Bound bound) {
   if (!has(key)) return std::nullopt;
   return number(key, bound);
 }
 
-long ObjectReader::integer(const std::string& key, long min, long max) {
+long ObjectReader::integer(std::string_view key, long min, long max) {
   const auto& v = raw(key);
   if (!v.is_number_integer()) fail(key, "must be a whole number (got " + show(v) + ")");
   const long x = v.get<long>();
@@ -183,51 +186,53 @@ long ObjectReader::integer(const std::string& key, long min, long max) {
   return x;
 }
 
-std::optional<long> ObjectReader::optional_integer(const std::string& key, long min, long max) {
+std::optional<long> ObjectReader::optional_integer(std::string_view key, long min, long max) {
   if (!has(key)) return std::nullopt;
   return integer(key, min, max);
 }
 
-std::string ObjectReader::string(const std::string& key) {
+std::string ObjectReader::string(std::string_view key) {
   const auto& v = raw(key);
   if (!v.is_string()) fail(key, "must be a string (got " + show(v) + ")");
   return v.get<std::string>();
 }
 
-std::optional<std::string> ObjectReader::optional_string(const std::string& key) {
+std::optional<std::string> ObjectReader::optional_string(std::string_view key) {
   if (!has(key)) return std::nullopt;
   return string(key);
 }
 
-std::optional<bool> ObjectReader::optional_boolean(const std::string& key) {
+std::optional<bool> ObjectReader::optional_boolean(std::string_view key) {
   if (!has(key)) return std::nullopt;
   const auto& v = raw(key);
   if (!v.is_boolean()) fail(key, "must be true or false (got " + show(v) + ")");
   return v.get<bool>();
 }
 
-ObjectReader ObjectReader::object(const std::string& key) { return ObjectReader(raw(key), path_of(key), file_); }
+ObjectReader ObjectReader::object(std::string_view key) { return ObjectReader(raw(key), path_of(key), file_); }
 
-std::optional<ObjectReader> ObjectReader::optional_object(const std::string& key) {
+std::optional<ObjectReader> ObjectReader::optional_object(std::string_view key) {
   if (!has(key)) return std::nullopt;
   return object(key);
 }
 
-void ObjectReader::exclusive(const std::vector<std::string>& keys) const {
-  std::vector<std::string> present;
-  for (const auto& k : keys)
-    if (has(k)) present.push_back(k);
-  if (present.size() > 1)
-    fail(present[1], "conflicts with \"" + present[0] + "\": give one of them, not both");
+void ObjectReader::exclusive(std::initializer_list<std::string_view> keys) const {
+  std::string_view first;
+  for (const std::string_view k : keys) {
+    if (!has(k)) continue;
+    if (!first.empty()) fail(k, "conflicts with \"" + std::string(first) + "\": give one of them, not both");
+    first = k;
+  }
 }
 
 void ObjectReader::mark_all_read() {
-  for (const auto& [key, v] : value_.items()) read_.push_back(key);
+  for (auto member = value_.begin(); member != value_.end(); ++member) read_.push_back(&member.key());
 }
 
 void ObjectReader::reject_unknown_keys() const {
-  for (const auto& [key, v] : value_.items()) {
-    if (std::find(read_.begin(), read_.end(), key) != read_.end()) continue;
+  for (auto member = value_.begin(); member != value_.end(); ++member) {
+    const std::string& key = member.key();
+    if (std::find(read_.begin(), read_.end(), &key) != read_.end()) continue;
     std::vector<std::string> asked = known_;  // in order, once each
     std::sort(asked.begin(), asked.end());
     asked.erase(std::unique(asked.begin(), asked.end()), asked.end());

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dropsim/io/input_error.hpp"
@@ -31,38 +34,61 @@ class ObjectReader {
   // Throws InputError unless `value` is a JSON object.
   ObjectReader(const nlohmann::json& value, std::string path, std::string file);
 
-  bool has(const std::string& key) const;
-  std::string path_of(const std::string& key) const { return path_ + "/" + key; }
+  bool has(std::string_view key) const;
+  std::string path_of(std::string_view key) const { return path_ + "/" + std::string(key); }
   const std::string& path() const { return path_; }
   const std::string& file() const { return file_; }
 
-  double number(const std::string& key, Bound bound);
-  std::optional<double> optional_number(const std::string& key, Bound bound);
-  long integer(const std::string& key, long min, long max);
-  std::optional<long> optional_integer(const std::string& key, long min, long max);
-  std::string string(const std::string& key);
-  std::optional<std::string> optional_string(const std::string& key);
-  std::optional<bool> optional_boolean(const std::string& key);
-  ObjectReader object(const std::string& key);
-  std::optional<ObjectReader> optional_object(const std::string& key);
-  const nlohmann::json& raw(const std::string& key);  // marks the key as read
+  double number(std::string_view key, Bound bound);
+  std::optional<double> optional_number(std::string_view key, Bound bound);
+  long integer(std::string_view key, long min, long max);
+  std::optional<long> optional_integer(std::string_view key, long min, long max);
+  std::string string(std::string_view key);
+  std::optional<std::string> optional_string(std::string_view key);
+  std::optional<bool> optional_boolean(std::string_view key);
+  ObjectReader object(std::string_view key);
+  std::optional<ObjectReader> optional_object(std::string_view key);
+  const nlohmann::json& raw(std::string_view key);  // marks the key as read
   const nlohmann::json& raw_object() const { return value_; }
 
   // At most one of `keys` may be present.
-  void exclusive(const std::vector<std::string>& keys) const;
+  void exclusive(std::initializer_list<std::string_view> keys) const;
   void mark_all_read();
   // Throws for the first key that was never read: a typo must not pass silently.
   void reject_unknown_keys() const;
 
-  [[noreturn]] void fail(const std::string& key, const std::string& rule) const;
+  [[noreturn]] void fail(std::string_view key, const std::string& rule) const;
 
  private:
+  // The member `key`, or end(); notes that the parser asked for it.
+  nlohmann::json::const_iterator find(std::string_view key) const;
+
   const nlohmann::json& value_;
   std::string path_, file_;
   // Flat lists, not sets: a sweep parses its scenario once per run, and a set's
   // node per key was most of that parse. Repeats are harmless (a dozen keys).
-  std::vector<std::string> read_;           // keys consumed
+  std::vector<const std::string*> read_;    // keys consumed: the object's own, by address
   mutable std::vector<std::string> known_;  // keys the parser asked about
+};
+
+// Where a parser writes what it resolved (every default filled in, scaled
+// parameters as numbers: Scenario::resolved), or nowhere. A summary-only sweep
+// never reads it, and building it was a fifth of each run's parse. Writers of
+// values that cost to build test the Echo first.
+class Echo {
+ public:
+  Echo() = default;  // writes nowhere
+  explicit Echo(nlohmann::json& target) : target_(&target) {}
+  explicit operator bool() const { return target_ != nullptr; }
+  Echo operator[](const char* key) const { return target_ ? Echo((*target_)[key]) : Echo(); }
+  template <class T>
+  const Echo& operator=(T&& value) const {
+    if (target_) *target_ = std::forward<T>(value);
+    return *this;
+  }
+
+ private:
+  nlohmann::json* target_ = nullptr;
 };
 
 // Parses a whole document; any failure (syntax, trailing garbage, a number

@@ -30,7 +30,7 @@ struct DropGeometry {
 
 // `contact` of the drop form: a contact law, its parameters typed directly or
 // scaled from a reference model as the paper does (docs/physics.md#size-scaling modulus, docs/physics.md#scaling-the-dissipation alpha).
-void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model, json& out) {
+void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model, Echo out) {
   model.law.radius = g.radius;
   refuse_friction(r);
   r.exclusive({"scaled_from", "stiffness"});
@@ -71,7 +71,7 @@ void parse_drop_contact(ObjectReader& r, const DropGeometry& g, DropModel& model
 
 // stability_limit_detection (cvode_bdf) and butcher_table (arkode_erk, arkode_dirk).
 void parse_sundials_options(std::optional<ObjectReader>& r, const integrators::MethodInfo& info,
-                            integrators::SundialsOptions& options, json& out) {
+                            integrators::SundialsOptions& options, Echo out) {
   if (!r) return;
   using integrators::Method;
   if (r->has("stability_limit_detection")) {
@@ -95,7 +95,7 @@ void parse_sundials_options(std::optional<ObjectReader>& r, const integrators::M
   }
 }
 
-void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
+void parse_integrator(ObjectReader& top, Scenario& s, Echo out) {
   integrators::Settings& is = s.run.integrator;
   std::string name = "dopri5";
   std::optional<ObjectReader> r = top.optional_object("integrator");
@@ -108,7 +108,7 @@ void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
   }
   if (!integrators::available(*info)) throw InputError(s.file, "/integrator/name", integrators::unavailable_message(name));
   is.method = info->method;
-  out = json{{"name", name}};
+  out["name"] = name;
   parse_sundials_options(r, *info, is.sundials, out);
   if (info->adaptive) {
     if (r && r->has("step")) r->fail("step", "applies to fixed-step integrators only; " + name + " is adaptive (use rtol)");
@@ -130,7 +130,7 @@ void parse_integrator(ObjectReader& top, Scenario& s, json& out) {
 }
 
 // The drop form's `drop` and `contact` (and its characteristic_length default).
-void parse_drop_form(ObjectReader& top, double gravity, Scenario& s, json& out) {
+void parse_drop_form(ObjectReader& top, double gravity, Scenario& s, Echo out) {
   DropModel& m = s.model.emplace<DropModel>();
   m.gravity = gravity;
   ObjectReader drop = top.object("drop");
@@ -147,13 +147,11 @@ void parse_drop_form(ObjectReader& top, double gravity, Scenario& s, json& out) 
   drop.reject_unknown_keys();
   m.mass = g.mass;
   m.spheres = static_cast<int>(g.spheres);
-  out["drop"] = json{{"mass", g.mass}, {"spheres", g.spheres}, {"radius", g.radius}, {"height", m.initial_height}};
+  if (out) out["drop"] = json{{"mass", g.mass}, {"spheres", g.spheres}, {"radius", g.radius}, {"height", m.initial_height}};
   if (m.initial_velocity != 0.0) out["drop"]["velocity"] = m.initial_velocity;
 
   ObjectReader contact = top.object("contact");
-  json contact_out;
-  parse_drop_contact(contact, g, m, contact_out);
-  out["contact"] = contact_out;
+  parse_drop_contact(contact, g, m, out["contact"]);
 
   m.characteristic_length = top.optional_number("characteristic_length", Bound::positive).value_or(g.radius);
   out["characteristic_length"] = m.characteristic_length;
@@ -165,11 +163,11 @@ Scenario parse_scenario(const std::string& text, const std::string& file) {
   return parse_scenario_json(parse_json_document(text, file), file);
 }
 
-Scenario parse_scenario_json(const json& doc, const std::string& file) {
+Scenario parse_scenario_json(const json& doc, const std::string& file, Resolved resolved) {
   Scenario s;
   s.file = file;
   ObjectReader top(doc, "", file);
-  json out;
+  const Echo out = resolved == Resolved::keep ? Echo(s.resolved) : Echo();
 
   s.name = top.string("name");
   const bool file_name_safe = !s.name.empty() && std::all_of(s.name.begin(), s.name.end(), [](char c) {
@@ -194,9 +192,7 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
   else parse_drop_form(top, gravity, s, out);
   const double length = characteristic_length_of(s.model);
 
-  json integrator_out;
-  parse_integrator(top, s, integrator_out);
-  out["integrator"] = integrator_out;
+  parse_integrator(top, s, out["integrator"]);
 
   // Output grid: `interval` in seconds or `interval_tau` in dimensionless time,
   // so that runs of different size share one tau grid.
@@ -224,9 +220,9 @@ Scenario parse_scenario_json(const json& doc, const std::string& file) {
     std::snprintf(count, sizeof count, "%.3g samples (limit %.3g)", samples, max_output_samples);
     top.fail("output", "would record " + std::string(count) + "; raise the interval");
   }
-  out["output"] = json{{"interval", s.run.output_interval}, {"compression", s.compress_traces ? "gzip" : "none"}};
+  out["output"]["interval"] = s.run.output_interval;
+  out["output"]["compression"] = s.compress_traces ? "gzip" : "none";
   top.reject_unknown_keys();
-  s.resolved = std::move(out);
   return s;
 }
 

@@ -38,7 +38,9 @@ struct Scenario {
 // Parses and validates; throws InputError naming file, JSON path and rule.
 Scenario parse_scenario(const std::string& text, const std::string& file);
 // The same from a parsed document (sweeps patch one and validate it here).
-Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& file);
+// Resolved::skip leaves Scenario::resolved empty: summary-only sweeps never read it.
+enum class Resolved { keep, skip };
+Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& file, Resolved resolved = Resolved::keep);
 Scenario load_scenario(const std::string& path);
 
 // Command-line overrides of the scenario's integrator (`dropsim run --integrator ...`).

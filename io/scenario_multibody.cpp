@@ -198,8 +198,8 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     c.name = r.string("name");
     out["name"] = c.name;
   }
-  parse_contact_law(r, c.law, out);
-  parse_friction(r, c.law.friction, out);
+  parse_contact_law(r, c.law, Echo(out));
+  parse_friction(r, c.law.friction, Echo(out));
   // Laws built on Hertz take a modulus and need a sphere.
   if (c.law.effective_modulus > 0.0 && !(c.law.radius > 0.0))
     r.fail("radius", "must be > 0 for the " + std::string(to_string(c.law.kind)) + " law (Hertz contact needs a sphere)");
@@ -208,12 +208,12 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
 
 }  // namespace
 
-void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::string& modes_at, json& out) {
+void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::string& modes_at, Echo out) {
   m.gravity = gravity;
   const json& bodies = top.raw("bodies");
   if (!bodies.is_array() || bodies.empty()) top.fail("bodies", "must be a non-empty array of bodies (got " + show(bodies) + ")");
   std::map<std::string, int> index;
-  out["bodies"] = json::array();
+  json bodies_out = json::array();
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     ObjectReader r(bodies[i], top.path_of("bodies") + "/" + std::to_string(i), top.file());
     Body b;
@@ -222,15 +222,16 @@ void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::
     if (index.count(b.name)) r.fail("name", "\"" + b.name + "\" names another body too");
     index[b.name] = static_cast<int>(i);
     m.bodies.push_back(b);
-    out["bodies"].push_back(body_out);
+    bodies_out.push_back(std::move(body_out));
   }
+  out["bodies"] = std::move(bodies_out);
   m.finalize();
 
   std::map<std::string, Plane> planes;
   if (top.has("planes")) {
     const json& list = top.raw("planes");
     if (!list.is_array()) top.fail("planes", "must be an array of planes (got " + show(list) + ")");
-    out["planes"] = json::array();
+    json planes_out = json::array();
     for (std::size_t i = 0; i < list.size(); ++i) {
       ObjectReader r(list[i], top.path_of("planes") + "/" + std::to_string(i), top.file());
       std::string name;
@@ -239,14 +240,15 @@ void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::
       parse_plane(r, name, plane, plane_out);
       if (planes.count(name)) r.fail("name", "\"" + name + "\" names another plane too");
       planes[name] = plane;
-      out["planes"].push_back(plane_out);
+      planes_out.push_back(std::move(plane_out));
     }
+    out["planes"] = std::move(planes_out);
   }
 
   const json& contacts = top.raw("contacts");
   if (!contacts.is_array() || contacts.empty())
     top.fail("contacts", "must be a non-empty array of contacts (got " + show(contacts) + ")");
-  out["contacts"] = json::array();
+  json contacts_out = json::array();
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     ObjectReader r(contacts[i], top.path_of("contacts") + "/" + std::to_string(i), top.file());
     Contact c;
@@ -254,8 +256,9 @@ void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& m, std::
     json contact_out;
     parse_contact(r, m, index, planes, c, contact_out);
     m.contacts.push_back(c);
-    out["contacts"].push_back(contact_out);
+    contacts_out.push_back(std::move(contact_out));
   }
+  out["contacts"] = std::move(contacts_out);
 
   // Default L: the first contact's sphere radius; for point contacts, its
   // distance from the body's centre; else 1 m.

@@ -10,7 +10,6 @@ namespace dropsim::io {
 
 // Reads `bodies`, `contacts`, `characteristic_length` and `modes_at` from the
 // top-level object; writes their resolved form to `out`. Throws InputError.
-void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& model, std::string& modes_at,
-                     nlohmann::json& out);
+void parse_multibody(ObjectReader& top, double gravity, MultibodyModel& model, std::string& modes_at, Echo out);
 
 }  // namespace dropsim::io

@@ -85,8 +85,8 @@ SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, st
   return dropsim::latin_hypercube_design(std::move(axes), samples, seed);
 }
 
-SweepScenarios::SweepScenarios(const json& base, std::string base_file, const SweepDesign& design)
-    : document_(base), base_file_(std::move(base_file)), design_(design) {
+SweepScenarios::SweepScenarios(const json& base, std::string base_file, const SweepDesign& design, Resolved resolved)
+    : document_(base), base_file_(std::move(base_file)), design_(design), resolved_(resolved) {
   for (const SweepAxis& axis : design.axes) {
     const json::json_pointer& target = targets_.emplace_back(axis.pointer);
     if (!base.contains(target.parent_pointer()) || !base[target.parent_pointer()].is_object())
@@ -102,7 +102,7 @@ Scenario SweepScenarios::operator()(std::size_t run) {
     if (integer_[i] && v == std::round(v)) target = static_cast<long long>(std::llround(v));
     else target = v;  // a fraction where the base has an integer: left to the parser to reject, with its path
   }
-  return parse_scenario_json(document_, base_file_ + " (sweep run " + std::to_string(run) + ")");
+  return parse_scenario_json(document_, base_file_ + " (sweep run " + std::to_string(run) + ")", resolved_);
 }
 
 Scenario sweep_scenario(const json& base, const std::string& base_file, const SweepDesign& design, std::size_t run) {
@@ -132,7 +132,8 @@ std::vector<SweepRow> run_sweep(const json& base, const std::string& base_file, 
     std::optional<SweepScenarios> scenarios;
   };
   run_in_parallel<Worker>(first, last, threads, [&](std::size_t i, Worker& worker) {
-    if (!worker.scenarios) worker.scenarios.emplace(base, base_file, design);
+    // Summary-only runs skip the resolved scenario, which only a trace file carries.
+    if (!worker.scenarios) worker.scenarios.emplace(base, base_file, design, traces_dir.empty() ? Resolved::skip : Resolved::keep);
     Trace& trace = worker.trace;
     Scenario s = (*worker.scenarios)(i);
     s.run.record_samples = !traces_dir.empty();  // summary only unless traces are wanted

@@ -31,10 +31,12 @@ SweepDesign latin_hypercube_design(std::vector<SweepAxis> axes, long samples, st
 // is copied once and each run patches only its own values into the copy (a
 // sweep's thread keeps one: a copy per run was a fifth of parsing a run).
 // Integer-valued targets of the base (e.g. /drop/spheres) get integers.
+// `resolved` says whether the scenarios carry their resolved form (traces do).
 class SweepScenarios {
  public:
   // Throws InputError where an axis names no object of the base.
-  SweepScenarios(const nlohmann::json& base, std::string base_file, const SweepDesign& design);
+  SweepScenarios(const nlohmann::json& base, std::string base_file, const SweepDesign& design,
+                 Resolved resolved = Resolved::keep);
   Scenario operator()(std::size_t run);
 
  private:
@@ -43,6 +45,7 @@ class SweepScenarios {
   const SweepDesign& design_;
   std::vector<nlohmann::json::json_pointer> targets_;
   std::vector<bool> integer_;  // the base holds an integer there
+  Resolved resolved_;
 };
 
 // One run's scenario, as SweepScenarios gives it.

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "dropsim/io/input_file.hpp"
+#include "dropsim/io/json_reader.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/combining.hpp"
 #include "tests/support/cli.hpp"
@@ -64,6 +66,26 @@ TEST(Scenario, ScaledFromFollowsThePaper) {
   EXPECT_EQ(again.drop().law.effective_modulus, s.drop().law.effective_modulus);
   EXPECT_EQ(again.drop().law.dissipation, s.drop().law.dissipation);
   EXPECT_EQ(again.run.output_interval, s.run.output_interval);
+}
+
+// Summary-only sweeps parse without the resolved echo: the same model and
+// run, and nothing echoed (a scenario that reaches a trace file keeps it).
+TEST(Scenario, SkippingTheResolvedFormChangesNothingElse) {
+  const std::string file = std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/mouse_alpha-scaled.json";
+  const Scenario kept = load_scenario(file);
+  const Scenario skipped =
+      parse_scenario_json(parse_json_document(read_input_file(file, "a scenario"), file), file, Resolved::skip);
+  EXPECT_TRUE(skipped.resolved.is_null());
+  ASSERT_TRUE(kept.resolved.is_object());
+  const DropModel &a = kept.drop(), &b = skipped.drop();
+  EXPECT_EQ(a.law.effective_modulus, b.law.effective_modulus);
+  EXPECT_EQ(a.law.dissipation, b.law.dissipation);
+  EXPECT_EQ(a.mass, b.mass);
+  EXPECT_EQ(a.initial_height, b.initial_height);
+  EXPECT_EQ(a.characteristic_length, b.characteristic_length);
+  EXPECT_EQ(kept.run.integrator.rtol, skipped.run.integrator.rtol);
+  EXPECT_EQ(kept.run.output_interval, skipped.run.output_interval);
+  EXPECT_EQ(kept.name, skipped.name);
 }
 
 TEST(Scenario, BadInputNamesFilePathAndRule) {
