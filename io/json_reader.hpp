@@ -79,6 +79,8 @@ class Echo {
  public:
   Echo() = default;  // writes nowhere
   explicit Echo(nlohmann::json& target) : target_(&target) {}
+  Echo(const Echo&) = default;
+  Echo& operator=(const Echo&) = delete;  // `out["a"] = other` must write, never re-point
   explicit operator bool() const { return target_ != nullptr; }
   Echo operator[](const char* key) const { return target_ ? Echo((*target_)[key]) : Echo(); }
   template <class T>
