@@ -4,6 +4,8 @@
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/multibody_simulate.hpp"
 
+#include <Eigen/Eigenvalues>
+
 namespace {
 
 const dropsim::io::Scenario& quadruped() {
@@ -40,6 +42,61 @@ void BM_QuadrupedDrop(benchmark::State& state) {
   state.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_QuadrupedDrop)->Unit(benchmark::kMillisecond);
+
+// The box on its edge (scenarios/friction/box_on_edge.json) at its sample of
+// largest contact force: free body, eight spheres, friction; the pieces of an
+// accepted step's cost.
+struct BoxAtPeak {
+  dropsim::MultibodyModel model;
+  Eigen::VectorXd x;
+};
+const BoxAtPeak& box_at_peak() {
+  static const BoxAtPeak b = [] {
+    const auto s = dropsim::io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/friction/box_on_edge.json");
+    BoxAtPeak out{*s.multibody(), {}};
+    const dropsim::Trace t = dropsim::simulate(out.model, s.run);
+    const std::size_t i = t.peak_index();
+    out.x.resize(t.nq + t.nu);
+    for (int k = 0; k < t.nq; ++k) out.x[k] = t.q[i * t.nq + k];
+    for (int k = 0; k < t.nu; ++k) out.x[t.nq + k] = t.u[i * t.nu + k];
+    return out;
+  }();
+  return b;
+}
+
+void BM_BoxRhs(benchmark::State& state) {
+  const auto& b = box_at_peak();
+  const dropsim::MultibodySystem system(b.model);
+  Eigen::VectorXd dxdt(b.x.size());
+  for (auto _ : state) {
+    system(b.x, dxdt, 0.0);
+    benchmark::DoNotOptimize(dxdt.data());
+  }
+}
+BENCHMARK(BM_BoxRhs);
+
+void BM_BoxJacobian(benchmark::State& state) {
+  const auto& b = box_at_peak();
+  const dropsim::MultibodySystem system(b.model);
+  Eigen::MatrixXd j;
+  for (auto _ : state) {
+    system.jacobian(b.x, 0.0, j);
+    benchmark::DoNotOptimize(j.data());
+  }
+}
+BENCHMARK(BM_BoxJacobian);
+
+void BM_BoxEigenvalues(benchmark::State& state) {
+  const auto& b = box_at_peak();
+  const dropsim::MultibodySystem system(b.model);
+  Eigen::MatrixXd j;
+  system.jacobian(b.x, 0.0, j);
+  for (auto _ : state) {
+    const Eigen::VectorXcd l = j.eigenvalues();
+    benchmark::DoNotOptimize(l.data());
+  }
+}
+BENCHMARK(BM_BoxEigenvalues);
 
 }  // namespace
 

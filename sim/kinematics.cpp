@@ -5,39 +5,28 @@ namespace dropsim {
 
 using Row6 = Eigen::Matrix<double, 6, 1>;
 
-Eigen::Vector3d body_point(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
-  const int o = b.q_offset;
+BodyPose body_pose(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  BodyPose pose;
+  pose.com = body_com(b, q);
   switch (b.joint) {
-    case Joint::vertical: return body_com(b, q) + r;
+    case Joint::vertical: break;
     case Joint::planar: {
-      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
-      return body_com(b, q) + Eigen::Vector3d(c * r.x() - s * r.y(), s * r.x() + c * r.y(), r.z());
+      const double c = std::cos(q[b.q_offset + 2]), s = std::sin(q[b.q_offset + 2]);
+      pose.rotation << c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0;
+      break;
     }
-    case Joint::free: return body_com(b, q) + body_quaternion(q, o) * r;
+    case Joint::free: pose.rotation = body_quaternion(q, b.q_offset).toRotationMatrix(); break;
   }
-  return Eigen::Vector3d::Zero();
+  return pose;
 }
 
-Row6 point_jacobian_row(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r,
-                        const Eigen::Vector3d& n) {
-  Row6 row = Row6::Zero();
-  const int o = b.q_offset;
-  switch (b.joint) {
-    case Joint::vertical: row[0] = n.y(); break;
-    case Joint::planar: {
-      // d/dt of the rotated arm is omega z x (R r).
-      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
-      const double rx = c * r.x() - s * r.y(), ry = s * r.x() + c * r.y();
-      row << n.x(), n.y(), rx * n.y() - ry * n.x(), 0.0, 0.0, 0.0;
-      break;
-    }
-    case Joint::free:
-      // n . (R (w_b x r)) = w_b . (r x R^T n)
-      row.head<3>() = n;
-      row.tail<3>() = r.cross(body_quaternion(q, o).conjugate() * n);
-      break;
-  }
-  return row;
+void body_poses(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, std::vector<BodyPose>& out) {
+  out.resize(model.bodies.size());
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) out[i] = body_pose(model.bodies[i], q);
+}
+
+Eigen::Vector3d body_point(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
+  return body_point(body_pose(b, q), r);
 }
 
 void advance_configuration(const MultibodyModel& model, Eigen::Ref<Eigen::VectorXd> q,
@@ -74,34 +63,16 @@ Eigen::VectorXd configuration_difference(const MultibodyModel& model, const Eige
   return du;
 }
 
+ContactPosesAt::ContactPosesAt(const MultibodyModel& model, const Contact& c,
+                               const Eigen::Ref<const Eigen::VectorXd>& q)
+    : two_bodies_(c.body[1] >= 0) {
+  for (int s = 0; s < 2 && c.body[s] >= 0; ++s) pose_[s] = body_pose(model.bodies[c.body[s]], q);
+}
+
 ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& c,
                                      const Eigen::Ref<const Eigen::VectorXd>& x) {
-  ContactKinematics k;
-  const auto q = x.head(model.nq);
-  const Body& a = model.bodies[c.body[0]];
-  const Eigen::Vector3d pa = body_point(a, q, c.at[0]);
-  if (c.type == ContactType::sphere_plane) {
-    k.normal = c.plane_normal;
-    k.gap = k.normal.dot(pa - c.plane_point) - c.radius[0];
-    k.row[0] = point_jacobian_row(a, q, c.at[0], k.normal);
-  } else {
-    const Body& b = model.bodies[c.body[1]];
-    const Eigen::Vector3d d = body_point(b, q, c.at[1]) - pa;
-    const double distance = d.norm();
-    if (distance > 0.0) k.normal = d / distance;  // coincident centres: fall back to +y
-    k.gap = distance - c.radius[0] - c.radius[1];
-    k.row[0] = -point_jacobian_row(a, q, c.at[0], k.normal);
-    k.row[1] = point_jacobian_row(b, q, c.at[1], k.normal);
-  }
-  if (x.size() > model.nq) {
-    const auto u = x.tail(model.nu);
-    for (int s = 0; s < 2 && c.body[s] >= 0; ++s) {
-      const Body& body = model.bodies[c.body[s]];
-      const int n = num_speeds(body.joint);
-      k.gap_rate += k.row[s].head(n).dot(u.segment(body.u_offset, n));
-    }
-  }
-  return k;
+  const ContactPosesAt poses(model, c, x.head(model.nq));
+  return contact_kinematics(model, c, poses.view(), x.size() > model.nq ? x.data() + model.nq : nullptr);
 }
 
 namespace {
@@ -109,40 +80,28 @@ namespace {
 using Matrix36 = Eigen::Matrix<double, 3, 6>;
 using Matrix6 = Eigen::Matrix<double, 6, 6>;
 
-// G = dp/dxi of the body point p = body_point(r): point_jacobian_row() is G^T n.
-Matrix36 point_jacobian(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
-  return point_velocity_jacobian(b, q, body_point(b, q, r));
-}
-
 // d(G^T n)/dxi of the body itself with n held fixed.
-Matrix6 point_row_curvature(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r,
-                            const Eigen::Vector3d& n) {
+Matrix6 point_row_curvature(const Body& b, const BodyPose& pose, const Eigen::Vector3d& r, const Eigen::Vector3d& n) {
   Matrix6 h = Matrix6::Zero();
-  const int o = b.q_offset;
   switch (b.joint) {
     case Joint::vertical: break;
-    case Joint::planar: {
+    case Joint::planar:
       // d/dangle of n . (z x R r) = -n . (R r) in the plane
-      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
-      h(2, 2) = -(n.x() * (c * r.x() - s * r.y()) + n.y() * (s * r.x() + c * r.y()));
+      h(2, 2) = -n.head<2>().dot((pose.rotation * r).head<2>());
       break;
-    }
-    case Joint::free: {
+    case Joint::free:
       // r x R^T n, with R^T n turning to R^T n + (R^T n) x dtheta
-      const Eigen::Vector3d n_body = body_quaternion(q, o).conjugate() * n;
-      h.bottomRightCorner<3, 3>() = cross_matrix(r) * cross_matrix(n_body);
+      h.bottomRightCorner<3, 3>() = cross_matrix(r) * cross_matrix(pose.rotation.transpose() * n);
       break;
-    }
   }
   return h;
 }
 
 }  // namespace
 
-Eigen::Matrix<double, 3, 6> point_velocity_jacobian(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                                    const Eigen::Vector3d& p) {
+Eigen::Matrix<double, 3, 6> point_velocity_jacobian(const Body& b, const BodyPose& pose, const Eigen::Vector3d& p) {
   Matrix36 g = Matrix36::Zero();
-  const Eigen::Vector3d arm = p - body_com(b, q);
+  const Eigen::Vector3d arm = p - pose.com;
   switch (b.joint) {
     case Joint::vertical: g(1, 0) = 1.0; break;
     case Joint::planar:
@@ -153,38 +112,10 @@ Eigen::Matrix<double, 3, 6> point_velocity_jacobian(const Body& b, const Eigen::
     case Joint::free:
       // v = v_c + (R w) x arm, w in the body frame
       g.leftCols<3>().setIdentity();
-      g.rightCols<3>() = -(cross_matrix(arm) * body_quaternion(q, b.q_offset).toRotationMatrix());
+      g.rightCols<3>() = -(cross_matrix(arm) * pose.rotation);
       break;
   }
   return g;
-}
-
-Eigen::Vector3d contact_point(const MultibodyModel& model, const Contact& c, const Eigen::Ref<const Eigen::VectorXd>& q,
-                              const ContactKinematics& k) {
-  // From sphere A's centre along the normal: its radius less half the indentation.
-  const Eigen::Vector3d centre = body_point(model.bodies[c.body[0]], q, c.at[0]);
-  const double reach = c.radius[0] + 0.5 * k.gap;
-  return c.type == ContactType::sphere_plane ? Eigen::Vector3d(centre - reach * k.normal)
-                                             : Eigen::Vector3d(centre + reach * k.normal);
-}
-
-ContactSlip contact_slip(const MultibodyModel& model, const Contact& c, const Eigen::Ref<const Eigen::VectorXd>& x,
-                         const ContactKinematics& k) {
-  const auto q = x.head(model.nq);
-  const auto u = x.tail(model.nu);
-  const Eigen::Vector3d p = contact_point(model, c, q, k);
-  ContactSlip slip;
-  Eigen::Vector3d relative = Eigen::Vector3d::Zero();
-  for (int s = 0; s < contact_bodies(c); ++s) {
-    const Body& body = model.bodies[c.body[s]];
-    const int n = num_speeds(body.joint);
-    slip.g[s] = point_velocity_jacobian(body, q, p);
-    relative += contact_side(c, s) * slip.g[s].leftCols(n) * u.segment(body.u_offset, n);
-  }
-  slip.tangential = relative - k.normal * k.normal.dot(relative);
-  const double smoothing = c.law.kind == ContactLawKind::smooth_hunt_crossley ? c.law.cf : 0.0;
-  slip.speed = std::sqrt(slip.tangential.squaredNorm() + smoothing);
-  return slip;
 }
 
 RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contact& c,
@@ -194,11 +125,14 @@ RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contac
     for (auto& block : row) block.setZero();
   const std::array<double, 2> sign{contact_side(c, 0), contact_side(c, 1)};
   const int bodies = contact_bodies(c);
+  const ContactPosesAt poses(model, c, q);
   std::array<Matrix36, 2> g{Matrix36::Zero(), Matrix36::Zero()};
   for (int s = 0; s < bodies; ++s) {
     const Body& body = model.bodies[c.body[s]];
-    g[s] = point_jacobian(body, q, c.at[s]);
-    d[s][s] = sign[s] * point_row_curvature(body, q, c.at[s], k.normal);
+    const BodyPose& pose = *poses.view()[s];
+    // G = dp/dxi of the sphere's centre: set_point_jacobian_row() is G^T n.
+    g[s] = point_velocity_jacobian(body, pose, body_point(pose, c.at[s]));
+    d[s][s] = sign[s] * point_row_curvature(body, pose, c.at[s], k.normal);
   }
   if (c.type == ContactType::sphere_sphere) {
     // The normal turns with the centres: dn = (I - n n^T) d(pB - pA) / |pB - pA|.

@@ -1,11 +1,20 @@
 // Kinetic, potential and elastic energy, and angular momentum, of a multibody state.
 #include "dropsim/sim/multibody_energies.hpp"
 
+#include <vector>
+
 #include "dropsim/sim/kinematics.hpp"
 
 namespace dropsim {
 
 MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  std::vector<double> indentations;
+  for (const auto& c : model.contacts) indentations.push_back(-contact_kinematics(model, c, x.head(model.nq)).gap);
+  return multibody_energies(model, x, indentations.data());
+}
+
+MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x,
+                                     const double* indentations) {
   MultibodyEnergies e;
   const auto q = x.head(model.nq);
   const auto u = x.tail(model.nu);
@@ -17,9 +26,9 @@ MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::R
     if (b.joint == Joint::free) e.kinetic += 0.5 * ub.tail<3>().dot(b.inertia * ub.tail<3>());
     e.potential += b.mass * model.gravity * q[b.q_offset + vertical_index(b.joint)];
   }
-  for (const auto& c : model.contacts) {
-    const ContactKinematics k = contact_kinematics(model, c, x);
-    e.elastic += c.count * contact_elastic_energy(c.law, -k.gap);
+  for (std::size_t i = 0; i < model.contacts.size(); ++i) {
+    const Contact& c = model.contacts[i];
+    e.elastic += c.count * contact_elastic_energy(c.law, indentations[i]);
   }
   return e;
 }

@@ -12,6 +12,9 @@ struct MultibodyEnergies {
   double mechanical() const { return kinetic + potential + elastic; }
 };
 MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x);
+// The same with each contact's indentation (-gap, m) known already.
+MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x,
+                                     const double* indentations);
 
 // Total angular momentum about the world origin (kg m^2/s, world frame).
 Eigen::Vector3d angular_momentum(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x);

@@ -89,13 +89,13 @@ class MultibodyProbe {
 
  private:
   Observation observe(const State& x) {
-    const MultibodyEnergies e = multibody_energies(model_, x);
+    system_.applied_forces(x, generalized_, per_sphere_.data(), friction_.data(), slip_.data(), vertical_.data(),
+                           indentation_.data());
+    const MultibodyEnergies e = multibody_energies(model_, x, indentation_.data());
     const double mechanical = e.mechanical();
-    system_.applied_forces(x, generalized_, per_sphere_.data(), friction_.data(), slip_.data(), vertical_.data());
     double ground = 0.0, relative_sum = 0.0;
     for (std::size_t i = 0; i < per_sphere_.size(); ++i) {
       const Contact& c = model_.contacts[i];
-      indentation_[i] = -contact_kinematics(model_, c, x.head(model_.nq)).gap;
       relative_sum += c.law.radius > 0.0 ? indentation_[i] / c.law.radius : 0.0;
       if (c.type == ContactType::sphere_plane) ground += c.count * vertical_[i];
     }

@@ -32,6 +32,7 @@ MultibodySystem::MultibodySystem(const MultibodyModel& model) : m_(model) {
     inverse_inertia_.push_back(b.joint == Joint::free ? Eigen::Matrix3d(b.inertia.inverse()) : Eigen::Matrix3d::Zero());
   }
   for (const auto& c : m_.contacts) switch_count_ += contact_switch_count(c.law);
+  poses_.resize(m_.bodies.size());  // sized once: a right-hand side allocates nothing
 }
 
 void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
@@ -52,17 +53,22 @@ void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
 }
 
 void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces,
-                                     double* tangential, double* slip_speeds, double* vertical) const {
+                                     double* tangential, double* slip_speeds, double* vertical,
+                                     double* indentations) const {
   f.setZero();
   for (const auto& b : m_.bodies) f[b.u_offset + vertical_index(b.joint)] -= b.mass * m_.gravity;
+  body_poses(m_, x.head(m_.nq), poses_);
+  const double* u = x.data() + m_.nq;
   for (std::size_t i = 0; i < m_.contacts.size(); ++i) {
     const Contact& c = m_.contacts[i];
-    const ContactKinematics k = contact_kinematics(m_, c, x);
+    const ContactPoses poses = contact_poses(c, poses_);
+    const ContactKinematics k = contact_kinematics(m_, c, poses, u);
     const double per_sphere = contact_force(c.law, -k.gap, -k.gap_rate);
     if (forces) forces[i] = per_sphere;
     if (tangential) tangential[i] = 0.0;
     if (slip_speeds) slip_speeds[i] = 0.0;
     if (vertical) vertical[i] = per_sphere * k.normal.y();
+    if (indentations) indentations[i] = -k.gap;
     if (per_sphere == 0.0) continue;
     const double lambda = c.count * per_sphere;  // along +gap: pushes the bodies apart
     for (int s = 0; s < contact_bodies(c); ++s) {
@@ -71,30 +77,34 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
       f.segment(body.u_offset, n) += lambda * k.row[s].head(n);
     }
     if (!c.law.friction.acts()) continue;
-    const ContactSlip slip = contact_slip(m_, c, x, k);
-    const Eigen::Vector3d friction = add_friction(c, slip, lambda, f);
+    const ContactSlip slip = contact_slip(m_, c, poses, u, k);
+    const Eigen::Vector3d friction = add_friction(c, poses, slip, lambda, f);
     if (tangential) tangential[i] = friction.norm() / c.count;
     if (slip_speeds) slip_speeds[i] = slip.tangential.norm();
     if (vertical) vertical[i] += friction.y() / c.count;
   }
 }
 
-Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactSlip& slip, double lambda,
-                                              Eigen::Ref<Vector> f) const {
+Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip,
+                                              double lambda, Eigen::Ref<Vector> f) const {
   // Friction opposes B's slip on A at the contact point, in proportion to the
   // normal force as the law computes it (docs/physics.md#friction).
   const Eigen::Vector3d friction = -(lambda * friction_slope(c.law.friction, slip.speed).per_slip) * slip.tangential;
   for (int s = 0; s < contact_bodies(c); ++s) {
     const Body& body = m_.bodies[c.body[s]];
-    const int n = num_speeds(body.joint);
-    f.segment(body.u_offset, n) += contact_side(c, s) * (slip.g[s].leftCols(n).transpose() * friction);
+    add_point_force(body, *poses[s], slip.point, contact_side(c, s) * friction, f.data() + body.u_offset);
   }
   return friction;
 }
 
 void MultibodySystem::friction_by_speed(const Contact& c, const Vector& x, const ContactKinematics& k,
                                         const ContactResponse& response, Matrix& by_speed) const {
-  const ContactSlip slip = contact_slip(m_, c, x, k);
+  const ContactPosesAt at(m_, c, x.head(m_.nq));
+  const ContactPoses poses = at.view();
+  const ContactSlip slip = contact_slip(m_, c, poses, x.data() + m_.nq, k);
+  std::array<Eigen::Matrix<double, 3, 6>, 2> g;  // per body, at the contact point
+  for (int s = 0; s < contact_bodies(c); ++s)
+    g[s] = point_velocity_jacobian(m_.bodies[c.body[s]], *poses[s], slip.point);
   const FrictionSlope slope = friction_slope(c.law.friction, slip.speed);
   const double lambda = c.count * response.force, per_gap_rate = c.count * response.damping;
   const Eigen::Vector3d& vt = slip.tangential;
@@ -104,7 +114,7 @@ void MultibodySystem::friction_by_speed(const Contact& c, const Vector& x, const
   for (int t = 0; t < contact_bodies(c); ++t) {
     const Body& bt = m_.bodies[c.body[t]];
     const int nt = num_speeds(bt.joint);
-    const Eigen::Matrix<double, 3, 6> slip_per_speed = contact_side(c, t) * tangent_plane * slip.g[t];
+    const Eigen::Matrix<double, 3, 6> slip_per_speed = contact_side(c, t) * tangent_plane * g[t];
     Eigen::Matrix<double, 3, 6> force_per_speed =
         -lambda * (slope.per_slip * slip_per_speed + slope.change_per_slip * vt * (vt.transpose() * slip_per_speed));
     force_per_speed.leftCols(nt) += (per_gap_rate * slope.per_slip) * vt * k.row[t].head(nt).transpose();
@@ -112,7 +122,7 @@ void MultibodySystem::friction_by_speed(const Contact& c, const Vector& x, const
       const Body& bs = m_.bodies[c.body[s]];
       const int ns = num_speeds(bs.joint);
       by_speed.block(bs.u_offset, bt.u_offset, ns, nt).noalias() +=
-          contact_side(c, s) * slip.g[s].leftCols(ns).transpose() * force_per_speed.leftCols(nt);
+          contact_side(c, s) * g[s].leftCols(ns).transpose() * force_per_speed.leftCols(nt);
     }
   }
 }
@@ -141,10 +151,11 @@ void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, co
   plus.resize(m_.nu);
   minus.resize(m_.nu);
   const double indentation = std::max(-k.gap, 1e-12 * m_.characteristic_length);
+  const ContactPosesAt at(m_, c, x.head(m_.nq));
+  const Eigen::Vector3d point = contact_point(c, at.view(), k);
   for (int s = 0; s < contact_bodies(c); ++s) {
     const Body& body = m_.bodies[c.body[s]];
-    const double arm = std::max((contact_point(m_, c, x.head(m_.nq), k) - body_com(body, x.head(m_.nq))).norm(),
-                                c.radius[s] + c.radius[1 - s]);
+    const double arm = std::max((point - at.view()[s]->com).norm(), c.radius[s] + c.radius[1 - s]);
     for (int j = 0; j < num_speeds(body.joint); ++j) {
       const bool turn = (body.joint == Joint::free && j >= 3) || (body.joint == Joint::planar && j == 2);
       // A floor of 1e-9 L keeps the step above the coordinates' rounding
@@ -155,10 +166,13 @@ void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, co
         du[body.u_offset + j] = sign * h;
         xp.head(m_.nq) = x.head(m_.nq);
         advance_configuration(m_, xp.head(m_.nq), du);
-        const ContactKinematics kp = contact_kinematics(m_, c, xp);
+        const ContactPosesAt moved(m_, c, xp.head(m_.nq));
+        const ContactKinematics kp = contact_kinematics(m_, c, moved.view(), xp.data() + m_.nq);
         out.setZero();
         const double normal = contact_force(c.law, -kp.gap, -kp.gap_rate);
-        if (normal != 0.0) add_friction(c, contact_slip(m_, c, xp, kp), c.count * normal, out);
+        if (normal != 0.0)
+          add_friction(c, moved.view(), contact_slip(m_, c, moved.view(), xp.data() + m_.nq, kp), c.count * normal,
+                       out);
       }
       du[body.u_offset + j] = 0.0;
       by_increment.col(body.u_offset + j) += (plus - minus) / (2.0 * h);
@@ -202,8 +216,9 @@ void MultibodySystem::apply_inverse_mass(std::size_t i, Rows&& rows) const {
 }
 
 void MultibodySystem::switches(const Vector& x, double* out) const {
+  body_poses(m_, x.head(m_.nq), poses_);
   for (const auto& c : m_.contacts) {
-    const ContactKinematics k = contact_kinematics(m_, c, x);
+    const ContactKinematics k = contact_kinematics(m_, c, contact_poses(c, poses_), x.data() + m_.nq);
     contact_switches(c.law, -k.gap, -k.gap_rate, out);
     out += contact_switch_count(c.law);
   }

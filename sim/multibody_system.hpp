@@ -41,11 +41,11 @@ class MultibodySystem {
   // Generalised applied force (nu): gravity plus contacts (normal and
   // friction), no inertial terms. Per contact, when the pointers are non-null:
   // the per-sphere normal force (N), the per-sphere friction force (N), the
-  // tangential slip speed (m/s) and the per-sphere vertical (+y) component of
-  // the whole contact force on B (N).
+  // tangential slip speed (m/s), the per-sphere vertical (+y) component of
+  // the whole contact force on B (N) and the indentation -gap (m).
   void applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces = nullptr,
-                      double* tangential = nullptr, double* slip_speeds = nullptr,
-                      double* vertical = nullptr) const;
+                      double* tangential = nullptr, double* slip_speeds = nullptr, double* vertical = nullptr,
+                      double* indentations = nullptr) const;
 
   Vector initial_state() const { return m_.initial_state(); }
   // rtol L for positions, rtol for quaternions and angles, rtol sqrt(g L) for
@@ -57,7 +57,8 @@ class MultibodySystem {
   template <class Rows>
   void apply_inverse_mass(std::size_t i, Rows&& rows) const;
   // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
-  Eigen::Vector3d add_friction(const Contact& c, const ContactSlip& slip, double lambda, Eigen::Ref<Vector> f) const;
+  Eigen::Vector3d add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip, double lambda,
+                               Eigen::Ref<Vector> f) const;
   // Contact c's friction terms of force_derivatives(), and those by speed alone.
   void friction_by_speed(const Contact& c, const Vector& x, const ContactKinematics& k,
                          const ContactResponse& response, Matrix& by_speed) const;
@@ -69,6 +70,7 @@ class MultibodySystem {
   int switch_count_ = 0;
   mutable std::array<Matrix, 2> jacobian_work_;   // jacobian()'s force derivatives: a step allocates nothing
   mutable std::array<Vector, 4> friction_work_;   // friction_derivatives()' perturbed state, increment, forces
+  mutable std::vector<BodyPose> poses_;           // applied_forces(), switches(): every body's pose, once per call
 };
 
 }  // namespace dropsim
