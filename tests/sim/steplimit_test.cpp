@@ -14,6 +14,9 @@
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/equilibrium.hpp"
 #include "dropsim/sim/linearization.hpp"
+#include "dropsim/sim/multibody_simulate.hpp"
+#include "dropsim/integrators/stiffness.hpp"
+#include <Eigen/Eigenvalues>
 
 namespace dropsim {
 namespace {
@@ -164,6 +167,7 @@ TEST(StepLimit, BarOnTwoSupportsCentralDifferenceMeasured) {
   EXPECT_FALSE(r.measured_at_cap);
 }
 
+
 }  // namespace
 }  // namespace dropsim
 
@@ -220,6 +224,52 @@ TEST(StiffnessAttribution, CappedMethodsHeldByTheirCap) {
     const Trace t = simulate(s.drop(), run);
     EXPECT_GT(2 * t.stats.cap_bound_steps, t.stats.steps) << integrators::info(m).name;
     EXPECT_EQ(t.stats.stability_bound_steps, 0) << integrators::info(m).name;
+  }
+}
+
+
+// The attribution skips a Jacobian's eigenvalues where h * rho_bound < 0.5 r_min
+// (integrators/stiffness.hpp). That never changes a verdict only if
+// r_min / rho_bound <= the exact limit from the eigenvalues, for every
+// Jacobian: checked along the box landing on its edge (free body, eight
+// spheres, friction), and on random matrices, which also check rho <= bound.
+TEST(StiffnessAttribution, SkippingTheEigenvaluesNeverChangesAVerdict) {
+  const auto s = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/friction/box_on_edge.json");
+  const MultibodyModel& m = *s.multibody();
+  const MultibodySystem system(m);
+  const Trace t = simulate(m, s.run);
+  const auto& boundary = integrators::stability_boundary(Method::dopri5);
+  ASSERT_GT(boundary.smallest_radius(), 0.0);
+  Eigen::MatrixXd j;
+  integrators::SpectralRadiusBound<Eigen::MatrixXd> spectral_radius_bound;
+  Eigen::VectorXd x(m.nq + m.nu);
+  int in_contact = 0;
+  double loosest = 1.0;
+  for (std::size_t i = 0; i < t.samples(); i += 5) {
+    x << Eigen::Map<const Eigen::VectorXd>(t.q.data() + i * t.nq, t.nq),
+        Eigen::Map<const Eigen::VectorXd>(t.u.data() + i * t.nu, t.nu);
+    system.jacobian(x, 0.0, j);
+    const double bound = spectral_radius_bound(j, m.nq);
+    const double rho = j.eigenvalues().cwiseAbs().maxCoeff();
+    EXPECT_GE(bound, rho * (1.0 - 1e-12)) << "sample " << i;
+    EXPECT_LE(boundary.smallest_radius() / bound, boundary.limit(j) * (1.0 + 1e-12)) << "sample " << i;
+    if (t.force_normalized[i] > 0.0) {
+      ++in_contact;
+      loosest = std::max(loosest, bound / rho);
+    }
+  }
+  EXPECT_GT(in_contact, 20);
+  // Useful only if not much looser than rho where the contacts act (measured: 2.08).
+  EXPECT_LT(loosest, 3.0);
+  std::printf("[measured] box on edge: %d samples in contact, rho bound at most %.2f x rho\n", in_contact, loosest);
+
+  std::srand(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int nq = 1 + trial % 7, n = nq + 1 + trial % 6;
+    Eigen::MatrixXd r = Eigen::MatrixXd::Random(n, n);
+    r.bottomLeftCorner(n - nq, nq) *= std::pow(10.0, trial % 9);  // stiffness over mass
+    const double bound = spectral_radius_bound(r, nq);
+    EXPECT_GE(bound, r.eigenvalues().cwiseAbs().maxCoeff() * (1.0 - 1e-12)) << "trial " << trial;
   }
 }
 
