@@ -30,6 +30,7 @@ struct RunOptions {
   bool sto = false;    // also write <name>.sto (OpenSim Storage)
   bool force = false;  // the resource guard checks only its hard limits
   bool explain = false;  // say what held each adaptive run's steps
+  bool no_attribution = false;  // skip the stiffness attribution (its Jacobians cost most of a multi-contact run)
 };
 
 struct Outcome {
@@ -137,7 +138,9 @@ int run_all(const RunOptions& o) {
   auto worker = [&] {
     for (std::size_t i; (i = next++) < scenarios.size();) {
       const auto& s = scenarios[i];
-      outcomes[i].trace = simulate(s.model, s.run);
+      RunSettings run = s.run;
+      run.attribute_stiffness = !o.no_attribution;
+      outcomes[i].trace = simulate(s.model, run);
       try {
         io::write_trace_hdf5(output_path(s), s, outcomes[i].trace);
         if (o.sto)
@@ -191,7 +194,12 @@ void add_run_command(CLI::App& app, Runner& run) {
   cmd->add_flag("--force", o->force, "run even if the estimated steps or trace size exceed the budget");
   cmd->add_option("-j,--jobs", o->jobs, "parallel runs (default: all cores)")->check(CLI::PositiveNumber);
   cmd->add_flag("--sto", o->sto, "also write DIR/<name>.sto (OpenSim Storage, tab-separated)");
-  cmd->add_flag("--explain", o->explain, "say whether stability or accuracy held each adaptive run's steps");
+  auto* explain =
+      cmd->add_flag("--explain", o->explain, "say whether stability or accuracy held each adaptive run's steps");
+  cmd->add_flag("--no-attribution", o->no_attribution,
+                "do not judge each step against its stability limit: no Jacobian per step, no stability_bound_* "
+                "attributes in the trace")
+      ->excludes(explain);
   cmd->callback([o, &run] { run = [o] { return run_all(*o); }; });
 }
 

@@ -216,6 +216,10 @@ enum class Family {
   dropsim_arkode_dirk,
   // The multi-contact suite (box_suite()): dropsim's multibody engine, its floor and Simbody's.
   box_dropsim_dopri5,
+  // The same run without the stiffness attribution (RunSettings::attribute_stiffness false, as sweeps run and
+  // `dropsim run --no-attribution`): a Jacobian per accepted step, and its eigenvalues where the step may be
+  // stability-bound, which Simbody and the floor do not compute.
+  box_dropsim_no_attribution,
   box_floor,
   box_simbody_rkmerson,
 };
@@ -224,10 +228,11 @@ constexpr Family all_families[] = {
     Family::dropsim,           Family::dropsim_summary,    Family::dropsim_hdf5,       Family::floor,
     Family::floor_reports,     Family::simbody_rkmerson,   Family::simbody_cpodes,     Family::dropsim_rk_merson,
     Family::dropsim_cvode_bdf, Family::dropsim_cvode_adams, Family::dropsim_arkode_erk, Family::dropsim_arkode_dirk,
-    Family::box_dropsim_dopri5, Family::box_floor,          Family::box_simbody_rkmerson,
+    Family::box_dropsim_dopri5, Family::box_dropsim_no_attribution, Family::box_floor, Family::box_simbody_rkmerson,
 };
 bool multi_contact(Family f) {
-  return f == Family::box_dropsim_dopri5 || f == Family::box_floor || f == Family::box_simbody_rkmerson;
+  return f == Family::box_dropsim_dopri5 || f == Family::box_dropsim_no_attribution || f == Family::box_floor ||
+         f == Family::box_simbody_rkmerson;
 }
 const char* name(Family f) {
   switch (f) {
@@ -244,6 +249,7 @@ const char* name(Family f) {
     case Family::dropsim_arkode_erk: return "dropsim_arkode_erk";
     case Family::dropsim_arkode_dirk: return "dropsim_arkode_dirk";
     case Family::box_dropsim_dopri5: return "box_on_edge:dropsim_dopri5";
+    case Family::box_dropsim_no_attribution: return "box_on_edge:dropsim_dopri5_no_attribution";
     case Family::box_floor: return "box_on_edge:floor";
     case Family::box_simbody_rkmerson: return "box_on_edge:simbody_rkmerson";
   }
@@ -283,10 +289,11 @@ Outcome run_box(const Config& c, bool measure) {
   BoxSuite& s = box_suite();
   Outcome o;
   std::vector<double> fn;
-  if (c.family == Family::box_dropsim_dopri5) {
+  if (c.family == Family::box_dropsim_dopri5 || c.family == Family::box_dropsim_no_attribution) {
     dropsim::RunSettings run = s.scenario.run;
     run.integrator.rtol = c.tolerance;
     run.record_samples = true;  // as a user's run: the trace is the result
+    run.attribute_stiffness = c.family == Family::box_dropsim_dopri5;
     static dropsim::Trace t;    // its buffers kept across iterations, as in the paper suite
     dropsim::simulate(s.scenario.model, run, t);
     benchmark::DoNotOptimize(t.force.data());
@@ -365,6 +372,7 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         break;
       }
       case Family::box_dropsim_dopri5:
+      case Family::box_dropsim_no_attribution:
       case Family::box_floor:
       case Family::box_simbody_rkmerson:
         break;  // run_box
@@ -511,11 +519,11 @@ nlohmann::json summarize(bool short_mode) {
       std::printf("%-8s %-28s %10.0e %12.4f %12.3g\n", key, name(f), b->tolerance, b->seconds * 1e3, b->error);
     }
     json ratios = json::object();
-    auto ratio = [&](const char* label, const char* num, const char* den) {
+    auto ratio = [&](const std::string& label, const std::string& num, const std::string& den) {
       if (!m.contains(num) || !m.contains(den)) return;
       const double r = m[num]["suite_seconds"].get<double>() / m[den]["suite_seconds"].get<double>();
       ratios[label] = r;
-      std::printf("  %-48s %10.2f\n", label, r);
+      std::printf("  %-64s %10.2f\n", label.c_str(), r);
     };
     ratio("dropsim / floor", "dropsim_dopri5", "floor+reports");
     ratio("dropsim / floor (no reports)", "dropsim_dopri5", "floor");
@@ -531,22 +539,27 @@ nlohmann::json summarize(bool short_mode) {
     ratio("dropsim_arkode_erk / dropsim_dopri5", "dropsim_arkode_erk", "dropsim_dopri5");
     ratio("dropsim_arkode_dirk / dropsim_dopri5", "dropsim_arkode_dirk", "dropsim_dopri5");
     // The multi-contact engine against its floor and its peer: a free box on eight spheres with friction.
-    ratio("box_on_edge: dropsim_dopri5 / floor", "box_on_edge:dropsim_dopri5", "box_on_edge:floor");
-    if (m.contains("box_on_edge:dropsim_dopri5")) {
+    for (const Family f : {Family::box_dropsim_dopri5, Family::box_dropsim_no_attribution}) {
+      const std::string dropsim = name(f), label = dropsim.substr(std::string("box_on_edge:").size());
+      ratio("box_on_edge: " + label + " / floor", dropsim, "box_on_edge:floor");
+      if (!m.contains(dropsim)) continue;
       // At one rtol the floor takes dropsim's steps to within 1 % where both are accurate (rtol <= 1e-8: the
       // same method, norm and switch landing), while the box's error moves by up to 40x over rtols a few %
       // apart: at one rtol the ratio is the code's alone, at matched accuracy it swings with that luck.
-      const double tol = m["box_on_edge:dropsim_dopri5"]["tolerance"].get<double>();
+      const double tol = m[dropsim]["tolerance"].get<double>();
       for (const Config& a : configs)
         for (const Config& b : configs)
-          if (a.family == Family::box_dropsim_dopri5 && b.family == Family::box_floor && a.measured && b.measured &&
-              a.tolerance == tol && b.tolerance == tol) {
-            ratios["box_on_edge: dropsim_dopri5 / floor, same rtol"] = a.seconds / b.seconds;
-            std::printf("  %-48s %10.2f\n", "box_on_edge: dropsim_dopri5 / floor, same rtol", a.seconds / b.seconds);
+          if (a.family == f && b.family == Family::box_floor && a.measured && b.measured && a.tolerance == tol &&
+              b.tolerance == tol) {
+            const std::string label_same = "box_on_edge: " + label + " / floor, same rtol";
+            ratios[label_same] = a.seconds / b.seconds;
+            std::printf("  %-64s %10.2f\n", label_same.c_str(), a.seconds / b.seconds);
           }
     }
     ratio("box_on_edge: simbody_rkmerson / dropsim_dopri5", "box_on_edge:simbody_rkmerson",
           "box_on_edge:dropsim_dopri5");
+    ratio("box_on_edge: simbody_rkmerson / dropsim_dopri5_no_attribution", "box_on_edge:simbody_rkmerson",
+          "box_on_edge:dropsim_dopri5_no_attribution");
     if (m.contains("dropsim_dopri5") && m.contains("dropsim_dopri5+hdf5")) {
       // Same tolerance both ways: the cost of writing the 14 files.
       for (const Config& a : configs)
@@ -554,7 +567,7 @@ nlohmann::json summarize(bool short_mode) {
           if (a.family == Family::dropsim && b.family == Family::dropsim_hdf5 && a.measured && b.measured &&
               a.tolerance == m["dropsim_dopri5"]["tolerance"].get<double>() && b.tolerance == a.tolerance) {
             ratios["hdf5_write_seconds"] = b.seconds - a.seconds;
-            std::printf("  %-48s %10.2f ms\n", "writing the 14 HDF5 files adds", (b.seconds - a.seconds) * 1e3);
+            std::printf("  %-64s %10.2f ms\n", "writing the 14 HDF5 files adds", (b.seconds - a.seconds) * 1e3);
           }
     }
     out["matched"][key] = {{"best", m}, {"ratios", ratios}};
@@ -601,7 +614,7 @@ int main(int argc, char** argv) {
   // touchdown's timing): dropsim and its floor also run at 1e-11, so that both reach 1e-6 somewhere.
   std::vector<double> box_rtols = rtols;
   box_rtols.push_back(1e-11);
-  for (Family f : {Family::box_dropsim_dopri5, Family::box_floor})
+  for (Family f : {Family::box_dropsim_dopri5, Family::box_dropsim_no_attribution, Family::box_floor})
     for (double r : box_rtols) configs.push_back({f, r});
 #ifdef DROPSIM_HAVE_SIMBODY
   for (double a : rtols) configs.push_back({Family::box_simbody_rkmerson, a});

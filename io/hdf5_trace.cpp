@@ -161,8 +161,10 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
   if (t.step > 0.0) {
     number_attribute(root, "step", t.step);
   } else {  // adaptive: what held the steps (docs/integrators.md#stiffness-attribution)
-    number_attribute(root, "stability_bound_steps", t.stats.stability_bound_steps);
-    number_attribute(root, "stability_bound_time_s", t.stats.stability_bound_time);
+    if (t.stiffness_attributed) {  // absent, not zero, when the run did not judge its steps
+      number_attribute(root, "stability_bound_steps", t.stats.stability_bound_steps);
+      number_attribute(root, "stability_bound_time_s", t.stats.stability_bound_time);
+    }
     number_attribute(root, "cap_bound_steps", t.stats.cap_bound_steps);
     number_attribute(root, "cap_bound_time_s", t.stats.cap_bound_time);
   }

@@ -214,9 +214,11 @@ void record_run(const System& system, typename System::Vector x, const RunSettin
     trace.stats.reason = "energy grew beyond bound";
     trace.stats.end_time = diverged_at;
   }
-  if (!integrators::info(run.integrator.method).adaptive || run.integrator.fixed)
+  const bool adaptive = integrators::info(run.integrator.method).adaptive && !run.integrator.fixed;
+  if (!adaptive)
     trace.step = run.output_interval /
                  static_cast<double>(integrators::steps_in(0.0, run.output_interval, run.integrator.step));
+  trace.stiffness_attributed = adaptive && run.attribute_stiffness;
   trace.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

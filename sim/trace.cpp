@@ -25,6 +25,7 @@ void Trace::clear() {
   integrator.clear();
   step = 0.0;
   stats = {};
+  stiffness_attributed = false;
   wall_time = 0.0;
   summary = {};
 }

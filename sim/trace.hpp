@@ -74,6 +74,9 @@ struct Trace {
   std::string integrator;
   double step = 0.0;  // fixed-step methods: the step actually taken
   integrators::IntegrationStats stats;
+  // An adaptive run that judged each step against its stability limit: the
+  // stats' stability-bound counts mean something (RunSettings::attribute_stiffness).
+  bool stiffness_attributed = false;
   double wall_time = 0.0;  // s
   TraceSummary summary;
 

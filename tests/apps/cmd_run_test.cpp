@@ -133,6 +133,32 @@ TEST(RunCommand, FrictionRunsReportTheCoefficientUsedAndTheFinalSlip) {
   fs::remove_all(out);
 }
 
+// --no-attribution leaves the trajectory alone (the attribution only watches
+// the steps) and writes no stability-bound counts it did not take; the cap's
+// stay. With --explain, which prints those counts, it is refused.
+TEST(RunCommand, NoAttributionSameTraceWithoutStabilityCounts) {
+  const fs::path with = fresh_directory("attributed"), without = fresh_directory("unattributed");
+  const std::string box = test::source_path("scenarios/friction/box_on_edge.json");
+  const auto a = test::dropsim("run " + box + " -o " + with.string());
+  const auto b = test::dropsim("run " + box + " --no-attribution -o " + without.string());
+  ASSERT_EQ(a.exit_code, 0) << a.output();
+  ASSERT_EQ(b.exit_code, 0) << b.output();
+  const auto check = test::run_python(
+      "import h5py,numpy\n"
+      "a=h5py.File('" + (with / "box_on_edge.h5").string() + "','r')\n"
+      "b=h5py.File('" + (without / "box_on_edge.h5").string() + "','r')\n"
+      "for k in ('time','q','u','force_normalized','contact_force','friction_force'):\n"
+      "  assert numpy.array_equal(a[k][()],b[k][()]), k\n"
+      "assert a.attrs['steps']==b.attrs['steps']\n"
+      "assert a.attrs['stability_bound_steps']>0 and 'stability_bound_steps' not in b.attrs\n"
+      "assert 'stability_bound_time_s' not in b.attrs and 'cap_bound_steps' in b.attrs\n");
+  EXPECT_EQ(check.exit_code, 0) << check.output();
+  const auto both = test::dropsim("run " + box + " --no-attribution --explain -o " + without.string());
+  EXPECT_EQ(both.exit_code, 2) << both.output();
+  fs::remove_all(with);
+  fs::remove_all(without);
+}
+
 TEST(RunCommand, BadInputExitsTwoAndWritesNothing) {
   const fs::path dir = fresh_directory("bad");
   const std::vector<std::pair<std::string, std::string>> cases = {
