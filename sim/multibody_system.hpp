@@ -10,6 +10,8 @@ namespace dropsim {
 Eigen::MatrixXd mass_matrix(const MultibodyModel& model);
 
 // The multibody ODE in the integrators' System concept (integrators/system.hpp).
+// It keeps scratch (body poses, Jacobian work) between calls so that a step
+// allocates nothing: one system per thread.
 class MultibodySystem {
  public:
   using Vector = Eigen::VectorXd;
