@@ -93,10 +93,31 @@ dropsim::floor::Drop floor_drop(const Scenario& s, double rtol) {
   return d;
 }
 
+// What the Simbody peer and the floor both take: one free body with principal
+// inertia on one sphere per contact, on the ground y = 0, every sphere of one
+// radius and one law. Throws naming `who` otherwise.
+void require_free_body_on_equal_spheres(const dropsim::MultibodyModel& m, const std::string& who) {
+  const auto& body = m.bodies.at(0);
+  const auto& first = m.contacts.at(0);
+  for (const auto& c : m.contacts) {
+    const auto &law = c.law, &f = first.law;
+    const bool same_law = law.kind == f.kind && law.effective_modulus == f.effective_modulus &&
+                          law.radius == f.radius && law.dissipation == f.dissipation &&
+                          law.friction.static_coefficient == f.friction.static_coefficient &&
+                          law.friction.dynamic_coefficient == f.friction.dynamic_coefficient &&
+                          law.friction.viscous_coefficient == f.friction.viscous_coefficient &&
+                          law.friction.transition_velocity == f.friction.transition_velocity;
+    if (m.bodies.size() != 1 || body.joint != dropsim::Joint::free || !body.inertia.isDiagonal() ||
+        c.type != dropsim::ContactType::sphere_plane || c.count != 1 || !same_law || c.radius[0] != first.radius[0] ||
+        c.plane_normal != Eigen::Vector3d::UnitY() || !c.plane_point.isZero())
+      throw std::logic_error(who + " takes one free body with principal inertia on equal spheres on the ground y = 0");
+  }
+}
+
 #ifdef DROPSIM_HAVE_SIMBODY
-// The box as Simbody's landing peer takes it: one free body, its spheres of
-// one radius and one law on the ground plane y = 0.
+// The box as Simbody's landing peer takes it.
 dropsim::peers::SimbodyLanding simbody_box(const dropsim::MultibodyModel& m) {
+  require_free_body_on_equal_spheres(m, "the Simbody landing peer");
   const auto& body = m.bodies.at(0);
   const auto& first = m.contacts.at(0);
   dropsim::peers::SimbodyLanding out;
@@ -109,31 +130,19 @@ dropsim::peers::SimbodyLanding simbody_box(const dropsim::MultibodyModel& m) {
   out.orientation = body.orientation;
   out.velocity = body.velocity;
   out.angular_velocity = body.angular_velocity;
-  for (const auto& c : m.contacts) {
-    const auto& law = c.law;
-    const bool same_law = law.kind == out.law.kind && law.effective_modulus == out.law.effective_modulus &&
-                          law.dissipation == out.law.dissipation &&
-                          law.friction.static_coefficient == out.law.friction.static_coefficient &&
-                          law.friction.dynamic_coefficient == out.law.friction.dynamic_coefficient &&
-                          law.friction.viscous_coefficient == out.law.friction.viscous_coefficient &&
-                          law.friction.transition_velocity == out.law.friction.transition_velocity;
-    if (m.bodies.size() != 1 || c.type != dropsim::ContactType::sphere_plane || c.count != 1 || !same_law ||
-        c.radius[0] != out.radius || c.plane_normal != Eigen::Vector3d::UnitY() || !c.plane_point.isZero() ||
-        !body.inertia.isDiagonal())
-      throw std::logic_error("the Simbody landing peer takes one free body with principal inertia on equal spheres "
-                             "on the ground y = 0");
-    out.spheres.push_back(c.at[0]);
-  }
+  for (const auto& c : m.contacts) out.spheres.push_back(c.at[0]);
   return out;
 }
 #endif
 
-// The box as the free-body floor takes it: one free body with principal
-// inertia on equal Hunt-Crossley spheres with one friction law on the ground
-// y = 0; atol is dropsim's model-scaled atol at rtol 1 (it scales with rtol).
+// The box as the free-body floor takes it, its spheres Hunt-Crossley; atol is
+// dropsim's model-scaled atol at rtol 1 (it scales with rtol).
 dropsim::floor::FreeBody floor_box(const dropsim::MultibodyModel& m) {
+  require_free_body_on_equal_spheres(m, "the free-body floor");
   const auto& body = m.bodies.at(0);
   const auto& law = m.contacts.at(0).law;
+  if (law.kind != dropsim::ContactLawKind::hunt_crossley)
+    throw std::logic_error("the free-body floor takes Hunt-Crossley spheres");
   dropsim::floor::FreeBody out;
   out.mass = body.mass;
   out.gravity = m.gravity;
@@ -147,22 +156,7 @@ dropsim::floor::FreeBody floor_box(const dropsim::MultibodyModel& m) {
   out.v_t = law.friction.transition_velocity;
   out.x0 = m.initial_state();
   out.atol = dropsim::MultibodySystem(m).model_scaled_atol(1.0);
-  for (const auto& c : m.contacts) {
-    const auto& l = c.law;
-    const bool same_law = l.kind == dropsim::ContactLawKind::hunt_crossley &&
-                          l.effective_modulus == law.effective_modulus && l.radius == law.radius &&
-                          l.dissipation == law.dissipation &&
-                          l.friction.static_coefficient == law.friction.static_coefficient &&
-                          l.friction.dynamic_coefficient == law.friction.dynamic_coefficient &&
-                          l.friction.viscous_coefficient == law.friction.viscous_coefficient &&
-                          l.friction.transition_velocity == law.friction.transition_velocity;
-    if (m.bodies.size() != 1 || body.joint != dropsim::Joint::free || c.type != dropsim::ContactType::sphere_plane ||
-        c.count != 1 || !same_law || c.plane_normal != Eigen::Vector3d::UnitY() || !c.plane_point.isZero() ||
-        !body.inertia.isDiagonal())
-      throw std::logic_error("the free-body floor takes one free body with principal inertia on equal Hunt-Crossley "
-                             "spheres on the ground y = 0");
-    out.spheres.push_back(c.at[0]);
-  }
+  for (const auto& c : m.contacts) out.spheres.push_back(c.at[0]);
   return out;
 }
 
