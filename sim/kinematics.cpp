@@ -3,8 +3,6 @@
 
 namespace dropsim {
 
-using Row6 = Eigen::Matrix<double, 6, 1>;
-
 BodyPose body_pose(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q) {
   BodyPose pose;
   pose.com = body_com(b, q);
@@ -118,18 +116,17 @@ Eigen::Matrix<double, 3, 6> point_velocity_jacobian(const Body& b, const BodyPos
   return g;
 }
 
-RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contact& c,
-                                       const Eigen::Ref<const Eigen::VectorXd>& q, const ContactKinematics& k) {
+RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contact& c, const ContactPoses& poses,
+                                       const ContactKinematics& k) {
   RowDerivatives d;
   for (auto& row : d)
     for (auto& block : row) block.setZero();
   const std::array<double, 2> sign{contact_side(c, 0), contact_side(c, 1)};
   const int bodies = contact_bodies(c);
-  const ContactPosesAt poses(model, c, q);
   std::array<Matrix36, 2> g{Matrix36::Zero(), Matrix36::Zero()};
   for (int s = 0; s < bodies; ++s) {
     const Body& body = model.bodies[c.body[s]];
-    const BodyPose& pose = *poses.view()[s];
+    const BodyPose& pose = *poses[s];
     // G = dp/dxi of the sphere's centre: set_point_jacobian_row() is G^T n.
     g[s] = point_velocity_jacobian(body, pose, body_point(pose, c.at[s]));
     d[s][s] = sign[s] * point_row_curvature(body, pose, c.at[s], k.normal);

@@ -154,7 +154,7 @@ inline ContactSlip contact_slip(const MultibodyModel& model, const Contact& cont
 // advance_configuration). Blocks of bodies the contact does not touch are zero.
 using RowDerivatives = std::array<std::array<Eigen::Matrix<double, 6, 6>, 2>, 2>;
 RowDerivatives contact_row_derivatives(const MultibodyModel& model, const Contact& contact,
-                                       const Eigen::Ref<const Eigen::VectorXd>& q, const ContactKinematics& k);
+                                       const ContactPoses& poses, const ContactKinematics& k);
 
 // d(theta)/d(quaternion) of a free body whose q block starts at offset: the
 // body-frame rotation increment 2 vec(conj(q^) (x) dq^) of the normalised

@@ -1,20 +1,17 @@
 // Kinetic, potential and elastic energy, and angular momentum, of a multibody state.
 #include "dropsim/sim/multibody_energies.hpp"
 
-#include <vector>
-
 #include "dropsim/sim/kinematics.hpp"
 
 namespace dropsim {
 
-MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x) {
-  std::vector<double> indentations;
-  for (const auto& c : model.contacts) indentations.push_back(-contact_kinematics(model, c, x.head(model.nq)).gap);
-  return multibody_energies(model, x, indentations.data());
-}
+namespace {
 
-MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x,
-                                     const double* indentations) {
+// Both overloads: indentation(i) is contact i's. The equilibrium solver calls
+// the one without indentations per iterate, so neither allocates.
+template <class Indentation>
+MultibodyEnergies energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x,
+                           Indentation indentation) {
   MultibodyEnergies e;
   const auto q = x.head(model.nq);
   const auto u = x.tail(model.nu);
@@ -28,9 +25,22 @@ MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::R
   }
   for (std::size_t i = 0; i < model.contacts.size(); ++i) {
     const Contact& c = model.contacts[i];
-    e.elastic += c.count * contact_elastic_energy(c.law, indentations[i]);
+    e.elastic += c.count * contact_elastic_energy(c.law, indentation(i));
   }
   return e;
+}
+
+}  // namespace
+
+MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x) {
+  return energies(model, x, [&](std::size_t i) {
+    return -contact_kinematics(model, model.contacts[i], x.head(model.nq)).gap;
+  });
+}
+
+MultibodyEnergies multibody_energies(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x,
+                                     const double* indentations) {
+  return energies(model, x, [indentations](std::size_t i) { return indentations[i]; });
 }
 
 Eigen::Vector3d angular_momentum(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& x) {

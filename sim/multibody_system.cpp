@@ -97,11 +97,10 @@ Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactPos
   return friction;
 }
 
-void MultibodySystem::friction_by_speed(const Contact& c, const Vector& x, const ContactKinematics& k,
-                                        const ContactResponse& response, Matrix& by_speed) const {
-  const ContactPosesAt at(m_, c, x.head(m_.nq));
-  const ContactPoses poses = at.view();
-  const ContactSlip slip = contact_slip(m_, c, poses, x.data() + m_.nq, k);
+void MultibodySystem::friction_by_speed(const Contact& c, const ContactPoses& poses, const double* u,
+                                        const ContactKinematics& k, const ContactResponse& response,
+                                        Matrix& by_speed) const {
+  const ContactSlip slip = contact_slip(m_, c, poses, u, k);
   std::array<Eigen::Matrix<double, 3, 6>, 2> g;  // per body, at the contact point
   for (int s = 0; s < contact_bodies(c); ++s)
     g[s] = point_velocity_jacobian(m_.bodies[c.body[s]], *poses[s], slip.point);
@@ -129,19 +128,22 @@ void MultibodySystem::friction_by_speed(const Contact& c, const Vector& x, const
 
 Eigen::MatrixXd MultibodySystem::friction_damping(const Vector& x) const {
   Matrix by_speed = Matrix::Zero(m_.nu, m_.nu);
+  body_poses(m_, x.head(m_.nq), poses_);
+  const double* u = x.data() + m_.nq;
   for (const Contact& c : m_.contacts) {
     if (!c.law.friction.acts()) continue;
-    const ContactKinematics k = contact_kinematics(m_, c, x);
+    const ContactPoses poses = contact_poses(c, poses_);
+    const ContactKinematics k = contact_kinematics(m_, c, poses, u);
     const ContactResponse response = contact_response(c.law, -k.gap, -k.gap_rate);
-    if (response.force != 0.0) friction_by_speed(c, x, k, response, by_speed);
+    if (response.force != 0.0) friction_by_speed(c, poses, u, k, response, by_speed);
   }
   return -by_speed;
 }
 
-void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, const ContactKinematics& k,
-                                           const ContactResponse& response, Matrix& by_increment,
-                                           Matrix& by_speed) const {
-  friction_by_speed(c, x, k, response, by_speed);
+void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, const ContactPoses& poses,
+                                           const ContactKinematics& k, const ContactResponse& response,
+                                           Matrix& by_increment, Matrix& by_speed) const {
+  friction_by_speed(c, poses, x.data() + m_.nq, k, response, by_speed);
   // By configuration: central differences of this contact's friction alone
   // (the normal force, contact point, normal and arms all move), steps well
   // inside the indentation.
@@ -151,11 +153,10 @@ void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, co
   plus.resize(m_.nu);
   minus.resize(m_.nu);
   const double indentation = std::max(-k.gap, 1e-12 * m_.characteristic_length);
-  const ContactPosesAt at(m_, c, x.head(m_.nq));
-  const Eigen::Vector3d point = contact_point(c, at.view(), k);
+  const Eigen::Vector3d point = contact_point(c, poses, k);
   for (int s = 0; s < contact_bodies(c); ++s) {
     const Body& body = m_.bodies[c.body[s]];
-    const double arm = std::max((point - at.view()[s]->com).norm(), c.radius[s] + c.radius[1 - s]);
+    const double arm = std::max((point - poses[s]->com).norm(), c.radius[s] + c.radius[1 - s]);
     for (int j = 0; j < num_speeds(body.joint); ++j) {
       const bool turn = (body.joint == Joint::free && j >= 3) || (body.joint == Joint::planar && j == 2);
       // A floor of 1e-9 L keeps the step above the coordinates' rounding
@@ -265,14 +266,17 @@ void MultibodySystem::force_derivatives(const Vector& x, Matrix& by_increment, M
   by_speed.setZero(nu, nu);
 
   // Contacts: lambda = count F(-gap, -gap_rate) acts along row[s] on body s.
+  body_poses(m_, q, poses_);
   for (const Contact& c : m_.contacts) {
-    const ContactKinematics k = contact_kinematics(m_, c, x);
+    const ContactPoses poses = contact_poses(c, poses_);
+    const ContactKinematics k = contact_kinematics(m_, c, poses, x.data() + nq);
     const ContactResponse response = contact_response(c.law, -k.gap, -k.gap_rate);
     if (response.force == 0.0 && response.stiffness == 0.0 && response.damping == 0.0) continue;
     const double lambda = c.count * response.force;
     const double per_gap = c.count * response.stiffness, per_gap_rate = c.count * response.damping;
-    if (c.law.friction.acts() && response.force != 0.0) friction_derivatives(c, x, k, response, by_increment, by_speed);
-    const RowDerivatives d = contact_row_derivatives(m_, c, q, k);
+    if (c.law.friction.acts() && response.force != 0.0)
+      friction_derivatives(c, x, poses, k, response, by_increment, by_speed);
+    const RowDerivatives d = contact_row_derivatives(m_, c, poses, k);
     const int bodies = contact_bodies(c);
     for (int t = 0; t < bodies; ++t) {
       const Body& bt = m_.bodies[c.body[t]];

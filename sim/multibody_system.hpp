@@ -61,10 +61,11 @@ class MultibodySystem {
   // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
   Eigen::Vector3d add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip, double lambda,
                                Eigen::Ref<Vector> f) const;
-  // Contact c's friction terms of force_derivatives(), and those by speed alone.
-  void friction_by_speed(const Contact& c, const Vector& x, const ContactKinematics& k,
+  // Contact c's friction terms of force_derivatives() at state x (its bodies
+  // at `poses`), and those by speed alone.
+  void friction_by_speed(const Contact& c, const ContactPoses& poses, const double* u, const ContactKinematics& k,
                          const ContactResponse& response, Matrix& by_speed) const;
-  void friction_derivatives(const Contact& c, const Vector& x, const ContactKinematics& k,
+  void friction_derivatives(const Contact& c, const Vector& x, const ContactPoses& poses, const ContactKinematics& k,
                             const ContactResponse& response, Matrix& by_increment, Matrix& by_speed) const;
 
   MultibodyModel m_;
@@ -72,7 +73,7 @@ class MultibodySystem {
   int switch_count_ = 0;
   mutable std::array<Matrix, 2> jacobian_work_;   // jacobian()'s force derivatives: a step allocates nothing
   mutable std::array<Vector, 4> friction_work_;   // friction_derivatives()' perturbed state, increment, forces
-  mutable std::vector<BodyPose> poses_;           // applied_forces(), switches(): every body's pose, once per call
+  mutable std::vector<BodyPose> poses_;           // every body's pose, once per call (not in friction_derivatives)
 };
 
 }  // namespace dropsim
