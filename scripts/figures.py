@@ -877,20 +877,22 @@ def figure_work_precision(path, out_dir, update):
     if not runs:
         skip("work-precision", f"{rel(path)} has no finite runs")
         return
-    # The paper suite, and the multi-contact suite (box_on_edge:*) beside it where the run has it.
-    box = [r for r in runs if r["method"].startswith("box_on_edge:")]
-    paper = [r for r in runs if not r["method"].startswith("box_on_edge:")]
-    fig, axes = plt.subplots(1, 2 if box else 1, figsize=(12, 4.8) if box else (6.5, 4.5), squeeze=False)
+    # The paper suite, and each multi-contact suite (<scenario>:<method>) beside it where the run has it.
+    titles = {"box_on_edge": "box_on_edge: free box on 8 spheres with friction",
+              "quadruped_friction": "quadruped_friction: posed trunk on 4 spheres with friction"}
+    paper = [r for r in runs if ":" not in r["method"]]
+    suites = list(dict.fromkeys(r["method"].split(":")[0] for r in runs if ":" in r["method"]))
+    fig, axes = plt.subplots(1, 1 + len(suites), figsize=(6.5 + 5.5 * len(suites), 4.8), squeeze=False)
     panels = [(axes[0][0], paper, "14 paper drops (1 DOF)", "max |F/(Mg) - reference| over the 14 paper runs")]
-    if box:
-        panels.append((axes[0][1], box, "box_on_edge: free box on 8 spheres with friction",
-                       "max |F_y/(Mg) - reference| over the box's run"))
+    for i, suite in enumerate(suites):
+        panels.append((axes[0][1 + i], [r for r in runs if r["method"].startswith(suite + ":")],
+                       titles.get(suite, suite), f"max |F_y/(Mg) - reference| over the {suite} run"))
     for ax, rows, title, xlabel in panels:
         # In the benchmark's order; past ten methods the colours repeat, so the markers tell them apart.
         for i, method in enumerate(dict.fromkeys(r["method"] for r in rows)):
             pts = sorted((r["max_error"], r["suite_seconds"] * 1e3) for r in rows if r["method"] == method)
             ax.loglog([e for e, _ in pts], [t for _, t in pts], "os^vD"[i // 10 % 5] + "-", ms=3,
-                      label=method.removeprefix("box_on_edge:"))
+                      label=method.split(":")[-1])
         for target in (1e-4, 1e-6):
             ax.axvline(target, color="k", lw=0.6, ls=":")
         ax.set_xlabel(xlabel + " (dimensionless)", fontsize=8)
