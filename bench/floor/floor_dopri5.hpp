@@ -53,12 +53,14 @@ struct Dense {  // continuous extension of one step, per component
 
 }  // namespace detail
 
-// Integrates to grid.back() (grid.front() == 0). With record, stores F/(Mg) on
-// the grid; without, still visits every grid point's step but writes nothing.
-inline Result simulate(const Drop& d, const std::vector<double>& grid, double rtol, bool record) {
+// Integrates to grid.back() (grid.front() == 0) into out, keeping its buffer's
+// capacity (as dropsim's runs keep their trace's). With record, stores F/(Mg)
+// on the grid; without, still visits every grid point's step but writes nothing.
+inline void simulate(const Drop& d, const std::vector<double>& grid, double rtol, bool record, Result& out) {
   using namespace detail;
-  Result out;
-  if (record) out.force_normalized.assign(grid.size(), 0.0);
+  out.steps = out.rhs = 0;
+  out.force_normalized.clear();
+  if (record) out.force_normalized.resize(grid.size(), 0.0);
   const double inv_m = 1.0 / d.mass, weight = d.mass * d.gravity, t_end = grid.back();
   long rhs = 0;
   // Acceleration and the contact force over M g, in contact (y < 0).
@@ -174,6 +176,11 @@ inline Result simulate(const Drop& d, const std::vector<double>& grid, double rt
     }
   }
   out.rhs = rhs;
+}
+
+inline Result simulate(const Drop& d, const std::vector<double>& grid, double rtol, bool record) {
+  Result out;
+  simulate(d, grid, rtol, record, out);
   return out;
 }
 
