@@ -27,15 +27,21 @@ struct FrictionSlope {
   double change_per_slip = 0.0;  // (d(mu/s)/ds) / s, s^3/m^3
 };
 
+// One division on the slip speed's path, where the formula as written has three
+// in a chain (s / v_t, the Stribeck term, mu / s): a right-hand side waited on
+// them at every sliding contact. 1 / v_t does not depend on s and overlaps.
 inline FrictionSlope friction_slope(const Friction& f, double s) {
-  const double vt = f.transition_velocity, r = s / vt, us = f.static_coefficient, ud = f.dynamic_coefficient;
-  const double stribeck = 1.0 / (1.0 + r * r);
-  const double mu = ud + 2.0 * (us - ud) * stribeck;  // the coefficient once past v_t
-  if (r < 1.0)
+  const double per_vt = 1.0 / f.transition_velocity, r = s * per_vt;
+  const double us = f.static_coefficient, ud = f.dynamic_coefficient, d = 1.0 + r * r;
+  if (r < 1.0) {
     // mu / s = mu(r) / v_t + mu_v; its slope comes from the Stribeck term alone.
-    return {mu / vt + f.viscous_coefficient, -4.0 * (us - ud) * stribeck * stribeck / (vt * vt * vt)};
-  return {mu / s + f.viscous_coefficient,
-          (-mu / s - 4.0 * (us - ud) * r * stribeck * stribeck / vt) / (s * s)};
+    const double stribeck = 1.0 / d;
+    return {(ud + 2.0 * (us - ud) * stribeck) * per_vt + f.viscous_coefficient,
+            -4.0 * (us - ud) * stribeck * stribeck * (per_vt * per_vt * per_vt)};
+  }
+  // mu / s = (mu_d d + 2 (mu_s - mu_d)) / (d s), d = 1 + r^2.
+  const double per_slip = (ud * d + 2.0 * (us - ud)) / (d * s);
+  return {per_slip + f.viscous_coefficient, (-per_slip - 4.0 * (us - ud) * r * per_vt / (d * d)) / (s * s)};
 }
 
 }  // namespace dropsim
