@@ -97,10 +97,9 @@ Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactPos
   return friction;
 }
 
-void MultibodySystem::friction_by_speed(const Contact& c, const ContactPoses& poses, const double* u,
+void MultibodySystem::friction_by_speed(const Contact& c, const ContactPoses& poses, const ContactSlip& slip,
                                         const ContactKinematics& k, const ContactResponse& response,
                                         Matrix& by_speed) const {
-  const ContactSlip slip = contact_slip(m_, c, poses, u, k);
   std::array<Eigen::Matrix<double, 3, 6>, 2> g;  // per body, at the contact point
   for (int s = 0; s < contact_bodies(c); ++s)
     g[s] = point_velocity_jacobian(m_.bodies[c.body[s]], *poses[s], slip.point);
@@ -135,48 +134,121 @@ Eigen::MatrixXd MultibodySystem::friction_damping(const Vector& x) const {
     const ContactPoses poses = contact_poses(c, poses_);
     const ContactKinematics k = contact_kinematics(m_, c, poses, u);
     const ContactResponse response = contact_response(c.law, -k.gap, -k.gap_rate);
-    if (response.force != 0.0) friction_by_speed(c, poses, u, k, response, by_speed);
+    if (response.force != 0.0) friction_by_speed(c, poses, contact_slip(m_, c, poses, u, k), k, response, by_speed);
   }
   return -by_speed;
 }
 
-void MultibodySystem::friction_derivatives(const Contact& c, const Vector& x, const ContactPoses& poses,
+namespace {
+
+// The world angular velocity of a body (zero for a vertical slider).
+Eigen::Vector3d angular_velocity(const Body& b, const BodyPose& pose, const double* u) {
+  const double* ub = u + b.u_offset;
+  switch (b.joint) {
+    case Joint::vertical: return Eigen::Vector3d::Zero();
+    case Joint::planar: return {0.0, 0.0, ub[2]};
+    case Joint::free: return pose.rotation * Eigen::Map<const Eigen::Vector3d>(ub + 3);
+  }
+  return Eigen::Vector3d::Zero();
+}
+
+// Speed coordinate j of a body as a configuration increment: the centre's
+// displacement and the world rotation vector (every body point X moves by
+// centre + turn x (X - com)), as advance_configuration applies it.
+struct BodyIncrement {
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero(), turn = Eigen::Vector3d::Zero();
+};
+BodyIncrement body_increment(const Body& b, const BodyPose& pose, int j) {
+  BodyIncrement d;
+  switch (b.joint) {
+    case Joint::vertical: d.centre.y() = 1.0; break;
+    case Joint::planar:
+      if (j < 2) d.centre[j] = 1.0;
+      else d.turn.z() = 1.0;
+      break;
+    case Joint::free:
+      if (j < 3) d.centre[j] = 1.0;
+      else d.turn = pose.rotation.col(j - 3);  // body-frame increments
+      break;
+  }
+  return d;
+}
+
+}  // namespace
+
+void MultibodySystem::friction_derivatives(const Contact& c, const double* u, const ContactPoses& poses,
                                            const ContactKinematics& k, const ContactResponse& response,
+                                           const std::array<Eigen::Matrix<double, 1, 6>, 2>& normal_slope,
                                            Matrix& by_increment, Matrix& by_speed) const {
-  friction_by_speed(c, poses, x.data() + m_.nq, k, response, by_speed);
-  // By configuration: central differences of this contact's friction alone
-  // (the normal force, contact point, normal and arms all move), steps well
-  // inside the indentation.
-  Vector &xp = friction_work_[0], &du = friction_work_[1], &plus = friction_work_[2], &minus = friction_work_[3];
-  xp = x;
-  du.setZero(m_.nu);
-  plus.resize(m_.nu);
-  minus.resize(m_.nu);
-  const double indentation = std::max(-k.gap, 1e-12 * m_.characteristic_length);
-  const Eigen::Vector3d point = contact_point(c, poses, k);
-  for (int s = 0; s < contact_bodies(c); ++s) {
-    const Body& body = m_.bodies[c.body[s]];
-    const double arm = std::max((point - poses[s]->com).norm(), c.radius[s] + c.radius[1 - s]);
-    for (int j = 0; j < num_speeds(body.joint); ++j) {
-      const bool turn = (body.joint == Joint::free && j >= 3) || (body.joint == Joint::planar && j == 2);
-      // A floor of 1e-9 L keeps the step above the coordinates' rounding
-      // where the contact barely touches (or the smoothed law acts apart).
-      const double h = std::max(1e-4 * indentation, 1e-9 * m_.characteristic_length) / (turn ? arm : 1.0);
-      for (const double sign : {1.0, -1.0}) {
-        Vector& out = sign > 0.0 ? plus : minus;
-        du[body.u_offset + j] = sign * h;
-        xp.head(m_.nq) = x.head(m_.nq);
-        advance_configuration(m_, xp.head(m_.nq), du);
-        const ContactPosesAt moved(m_, c, xp.head(m_.nq));
-        const ContactKinematics kp = contact_kinematics(m_, c, moved.view(), xp.data() + m_.nq);
-        out.setZero();
-        const double normal = contact_force(c.law, -kp.gap, -kp.gap_rate);
-        if (normal != 0.0)
-          add_friction(c, moved.view(), contact_slip(m_, c, moved.view(), xp.data() + m_.nq, kp), c.count * normal,
-                       out);
+  const ContactSlip slip = contact_slip(m_, c, poses, u, k);
+  friction_by_speed(c, poses, slip, k, response, by_speed);
+  // By configuration, exact (docs/physics.md#friction): F = -lambda (mu/s) v_t
+  // at the contact point p, acting as side_s G_s(p)^T F on body s. Moving a
+  // body changes lambda (normal_slope is -d(lambda)/d(xi)), the sphere
+  // centres, so the gap, the normal (between spheres) and p, the velocities of
+  // the bodies' points at p, and the arms of G^T.
+  const int bodies = contact_bodies(c);
+  const bool between_spheres = c.type == ContactType::sphere_sphere;
+  const FrictionSlope slope = friction_slope(c.law.friction, slip.speed);
+  const double lambda = c.count * response.force;
+  const Eigen::Vector3d& n = k.normal;
+  const Eigen::Vector3d& p = slip.point;
+  const Eigen::Vector3d& vt = slip.tangential;
+  const Eigen::Vector3d force = -(lambda * slope.per_slip) * vt;
+  std::array<Eigen::Vector3d, 2> centre, omega, arm;  // sphere centres, world angular velocities, p - com
+  Eigen::Vector3d relative = Eigen::Vector3d::Zero();  // slip velocity before projection
+  for (int s = 0; s < bodies; ++s) {
+    const Body& b = m_.bodies[c.body[s]];
+    centre[s] = body_point(*poses[s], c.at[s]);
+    omega[s] = angular_velocity(b, *poses[s], u);
+    arm[s] = p - poses[s]->com;
+    relative += contact_side(c, s) * point_velocity(b, *poses[s], u, p);
+  }
+  const double reach = c.radius[0] + 0.5 * k.gap, distance = k.gap + c.radius[0] + c.radius[1];
+  for (int t = 0; t < bodies; ++t) {
+    const Body& bt = m_.bodies[c.body[t]];
+    for (int j = 0; j < num_speeds(bt.joint); ++j) {
+      const BodyIncrement d = body_increment(bt, *poses[t], j);
+      // The centres, the gap, the normal and the contact point.
+      const Eigen::Vector3d moved = d.centre + d.turn.cross(centre[t] - poses[t]->com);
+      const Eigen::Vector3d apart = contact_side(c, t) * moved;  // d(centre B - centre A), or d(centre A) on a plane
+      const double gap_change = n.dot(apart);
+      const Eigen::Vector3d normal_change = between_spheres && distance > 0.0
+                                                ? Eigen::Vector3d((apart - n * gap_change) / distance)
+                                                : Eigen::Vector3d::Zero();
+      const Eigen::Vector3d centre_a = t == 0 ? moved : Eigen::Vector3d::Zero();
+      const Eigen::Vector3d point_change =
+          between_spheres ? Eigen::Vector3d(centre_a + 0.5 * gap_change * n + reach * normal_change)
+                          : Eigen::Vector3d(centre_a - 0.5 * gap_change * n);
+      // The slip velocity: each body's velocity at the moving point, the moved body's turned spin.
+      Eigen::Vector3d slip_change = Eigen::Vector3d::Zero();
+      std::array<Eigen::Vector3d, 2> arm_change;
+      for (int s = 0; s < bodies; ++s) {
+        arm_change[s] = s == t ? Eigen::Vector3d(point_change - d.centre) : point_change;
+        Eigen::Vector3d v = omega[s].cross(arm_change[s]);
+        if (s == t) v += d.turn.cross(omega[s]).cross(arm[s]);
+        slip_change += contact_side(c, s) * v;
       }
-      du[body.u_offset + j] = 0.0;
-      by_increment.col(body.u_offset + j) += (plus - minus) / (2.0 * h);
+      const Eigen::Vector3d tangential_change =
+          slip_change - normal_change * n.dot(relative) - n * (normal_change.dot(relative) + n.dot(slip_change));
+      const double lambda_change = -normal_slope[t][j];
+      const Eigen::Vector3d force_change =
+          -(lambda_change * slope.per_slip) * vt -
+          lambda * (slope.per_slip * tangential_change + slope.change_per_slip * vt.dot(tangential_change) * vt);
+      // side_s G_s^T F: the force's change, and the arms' (and, turning, the frame's) change.
+      for (int s = 0; s < bodies; ++s) {
+        const Body& bs = m_.bodies[c.body[s]];
+        const double side = contact_side(c, s);
+        double* column = &by_increment(bs.u_offset, bt.u_offset + j);
+        add_point_force(bs, *poses[s], p, side * force_change, column);
+        if (bs.joint == Joint::planar) {
+          column[2] += side * (arm_change[s].x() * force.y() - arm_change[s].y() * force.x());
+        } else if (bs.joint == Joint::free) {
+          Eigen::Vector3d moment_change = arm_change[s].cross(force);
+          if (s == t) moment_change -= d.turn.cross(arm[s].cross(force));  // R^T turns with the body
+          Eigen::Map<Eigen::Vector3d>(column + 3) += side * (poses[s]->rotation.transpose() * moment_change);
+        }
+      }
     }
   }
 }
@@ -274,27 +346,32 @@ void MultibodySystem::force_derivatives(const Vector& x, Matrix& by_increment, M
     if (response.force == 0.0 && response.stiffness == 0.0 && response.damping == 0.0) continue;
     const double lambda = c.count * response.force;
     const double per_gap = c.count * response.stiffness, per_gap_rate = c.count * response.damping;
-    if (c.law.friction.acts() && response.force != 0.0)
-      friction_derivatives(c, x, poses, k, response, by_increment, by_speed);
     const RowDerivatives d = contact_row_derivatives(m_, c, poses, k);
     const int bodies = contact_bodies(c);
+    // -d(lambda)/d(xi_t): the gap's and the gap rate's change.
+    std::array<Eigen::Matrix<double, 1, 6>, 2> normal_slope;
     for (int t = 0; t < bodies; ++t) {
-      const Body& bt = m_.bodies[c.body[t]];
-      const int nt = num_speeds(bt.joint);
-      // -d(lambda)/d(xi_t): the gap's and the gap rate's change.
-      Eigen::Matrix<double, 1, 6> slope = per_gap * k.row[t].transpose();
+      const int nt = num_speeds(m_.bodies[c.body[t]].joint);
+      normal_slope[t] = per_gap * k.row[t].transpose();
       for (int s = 0; s < bodies; ++s) {
         const Body& bs = m_.bodies[c.body[s]];
         const int ns = num_speeds(bs.joint);
-        slope.head(nt).noalias() +=
+        normal_slope[t].head(nt).noalias() +=
             (per_gap_rate * u.segment(bs.u_offset, ns).transpose()) * d[s][t].topLeftCorner(ns, nt);
       }
+    }
+    if (c.law.friction.acts() && response.force != 0.0)
+      friction_derivatives(c, x.data() + nq, poses, k, response, normal_slope, by_increment, by_speed);
+    for (int t = 0; t < bodies; ++t) {
+      const Body& bt = m_.bodies[c.body[t]];
+      const int nt = num_speeds(bt.joint);
+      const auto slope = normal_slope[t].head(nt);
       for (int s = 0; s < bodies; ++s) {
         const Body& bs = m_.bodies[c.body[s]];
         const int ns = num_speeds(bs.joint);
         const auto row = k.row[s].head(ns);
         by_increment.block(bs.u_offset, bt.u_offset, ns, nt) += lambda * d[s][t].topLeftCorner(ns, nt);
-        by_increment.block(bs.u_offset, bt.u_offset, ns, nt).noalias() -= row * slope.head(nt);
+        by_increment.block(bs.u_offset, bt.u_offset, ns, nt).noalias() -= row * slope;
         by_speed.block(bs.u_offset, bt.u_offset, ns, nt).noalias() -=
             (per_gap_rate * row) * k.row[t].head(nt).transpose();
       }

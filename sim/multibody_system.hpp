@@ -1,6 +1,8 @@
 // The multibody equations of motion: mass matrix, applied forces and the ODE in the System concept.
 #pragma once
 
+#include <array>
+
 #include "dropsim/sim/kinematics.hpp"
 #include "dropsim/sim/multibody_model.hpp"
 
@@ -61,18 +63,19 @@ class MultibodySystem {
   // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
   Eigen::Vector3d add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip, double lambda,
                                Eigen::Ref<Vector> f) const;
-  // Contact c's friction terms of force_derivatives() at state x (its bodies
-  // at `poses`), and those by speed alone.
-  void friction_by_speed(const Contact& c, const ContactPoses& poses, const double* u, const ContactKinematics& k,
-                         const ContactResponse& response, Matrix& by_speed) const;
-  void friction_derivatives(const Contact& c, const Vector& x, const ContactPoses& poses, const ContactKinematics& k,
-                            const ContactResponse& response, Matrix& by_increment, Matrix& by_speed) const;
+  // Contact c's friction terms of force_derivatives() at speeds u (its bodies
+  // at `poses`; normal_slope[t] is -d(lambda)/d(xi_t)), and those by speed alone.
+  void friction_by_speed(const Contact& c, const ContactPoses& poses, const ContactSlip& slip,
+                         const ContactKinematics& k, const ContactResponse& response, Matrix& by_speed) const;
+  void friction_derivatives(const Contact& c, const double* u, const ContactPoses& poses, const ContactKinematics& k,
+                            const ContactResponse& response,
+                            const std::array<Eigen::Matrix<double, 1, 6>, 2>& normal_slope, Matrix& by_increment,
+                            Matrix& by_speed) const;
 
   MultibodyModel m_;
   std::vector<Eigen::Matrix3d> inverse_inertia_;  // per body
   int switch_count_ = 0;
   mutable std::array<Matrix, 2> jacobian_work_;   // jacobian()'s force derivatives: a step allocates nothing
-  mutable std::array<Vector, 4> friction_work_;   // friction_derivatives()' perturbed state, increment, forces
   mutable std::vector<BodyPose> poses_;           // every body's pose, once per call (not in friction_derivatives)
 };
 
