@@ -182,11 +182,11 @@ void MultibodySystem::friction_derivatives(const Contact& c, const double* u, co
                                            Matrix& by_increment, Matrix& by_speed) const {
   const ContactSlip slip = contact_slip(m_, c, poses, u, k);
   friction_by_speed(c, poses, slip, k, response, by_speed);
-  // By configuration, exact (docs/physics.md#friction): F = -lambda (mu/s) v_t
-  // at the contact point p, acting as side_s G_s(p)^T F on body s. Moving a
-  // body changes lambda (normal_slope is -d(lambda)/d(xi)), the sphere
-  // centres, so the gap, the normal (between spheres) and p, the velocities of
-  // the bodies' points at p, and the arms of G^T.
+  // By configuration, exact (docs/physics.md#the-exact-multibody-jacobian):
+  // F = -lambda (mu/s) v_t at the contact point p, acting as side_s G_s(p)^T F
+  // on body s. Moving a body changes lambda (normal_slope is -d(lambda)/d(xi)),
+  // the sphere centres, so the gap, the normal (between spheres) and p, the
+  // velocities of the bodies' points at p, and the arms of G^T.
   const int bodies = contact_bodies(c);
   const bool between_spheres = c.type == ContactType::sphere_sphere;
   const FrictionSlope slope = friction_slope(c.law.friction, slip.speed);
