@@ -196,13 +196,10 @@ void MultibodySystem::friction_derivatives(const Contact& c, const double* u, co
   const Eigen::Vector3d& vt = slip.tangential;
   const Eigen::Vector3d force = -(lambda * slope.per_slip) * vt;
   std::array<Eigen::Vector3d, 2> centre, omega, arm;  // sphere centres, world angular velocities, p - com
-  Eigen::Vector3d relative = Eigen::Vector3d::Zero();  // slip velocity before projection
   for (int s = 0; s < bodies; ++s) {
-    const Body& b = m_.bodies[c.body[s]];
     centre[s] = body_point(*poses[s], c.at[s]);
-    omega[s] = angular_velocity(b, *poses[s], u);
+    omega[s] = angular_velocity(m_.bodies[c.body[s]], *poses[s], u);
     arm[s] = p - poses[s]->com;
-    relative += contact_side(c, s) * point_velocity(b, *poses[s], u, p);
   }
   const double reach = c.radius[0] + 0.5 * k.gap, distance = k.gap + c.radius[0] + c.radius[1];
   for (int t = 0; t < bodies; ++t) {
@@ -229,8 +226,11 @@ void MultibodySystem::friction_derivatives(const Contact& c, const double* u, co
         if (s == t) v += d.turn.cross(omega[s]).cross(arm[s]);
         slip_change += contact_side(c, s) * v;
       }
-      const Eigen::Vector3d tangential_change =
-          slip_change - normal_change * n.dot(relative) - n * (normal_change.dot(relative) + n.dot(slip_change));
+      // v_t = v - n (n . v), v the relative velocity at p. Its normal part n . v is the gap rate (p lies on
+      // the line of the centres, so the spins add nothing along n), and the normal turns perpendicular to
+      // n, so normal_change . v = normal_change . v_t.
+      const Eigen::Vector3d tangential_change = slip_change - normal_change * k.gap_rate -
+                                                n * (normal_change.dot(vt) + n.dot(slip_change));
       const double lambda_change = -normal_slope[t][j];
       const Eigen::Vector3d force_change =
           -(lambda_change * slope.per_slip) * vt -

@@ -76,7 +76,7 @@ class MultibodySystem {
   std::vector<Eigen::Matrix3d> inverse_inertia_;  // per body
   int switch_count_ = 0;
   mutable std::array<Matrix, 2> jacobian_work_;   // jacobian()'s force derivatives: a step allocates nothing
-  mutable std::vector<BodyPose> poses_;           // every body's pose, once per call (not in friction_derivatives)
+  mutable std::vector<BodyPose> poses_;           // every body's pose, computed once per call that needs them
 };
 
 }  // namespace dropsim
