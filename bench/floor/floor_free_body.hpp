@@ -32,9 +32,10 @@ struct FreeBody {
   FreeBodyState atol = FreeBodyState::Zero();  // per component, like dropsim's model-scaled atol
 };
 
-// Integrates to grid.back() (grid.front() == 0) and stores F_y/(Mg), the
+// Integrates to grid.back() (grid.front() == 0) into out, keeping its buffer's
+// capacity (as dropsim's runs keep their trace's), and stores F_y/(Mg), the
 // vertical contact force over the weight, on the grid; a run whose step
-// underflows (the solution blew up) returns no samples.
+// underflows (the solution blew up) leaves no samples.
 //
 // Steps end on every switch of the force law, as dropsim's driver does (a
 // sphere's touchdown and lift-off, indentation 0, and its no-pull clamp,
@@ -42,11 +43,11 @@ struct FreeBody {
 // box_on_edge, landing on none, or on touchdowns alone, saved under 10 % of
 // the steps and left 5-500x the error (mostly 15-50x) at rtol 1e-5 to 1e-10:
 // across a lift-off or the clamp the embedded estimate misses the kink's error.
-inline Result simulate(const FreeBody& b, const std::vector<double>& grid, double rtol) {
+inline void simulate(const FreeBody& b, const std::vector<double>& grid, double rtol, Result& out) {
   using namespace detail;
   using State = FreeBodyState;
   using Eigen::Vector3d;
-  Result out;
+  out.steps = 0;
   out.force_normalized.assign(grid.size(), 0.0);
   const double k = (4.0 / 3.0) * b.modulus * std::sqrt(b.radius), weight = b.mass * b.gravity;
   const double t_end = grid.back(), h_min = 1e-14 * std::max(1.0, t_end);
@@ -217,6 +218,11 @@ inline Result simulate(const FreeBody& b, const std::vector<double>& grid, doubl
     landing = false;
   }
   out.rhs = rhs;
+}
+
+inline Result simulate(const FreeBody& b, const std::vector<double>& grid, double rtol) {
+  Result out;
+  simulate(b, grid, rtol, out);
   return out;
 }
 
