@@ -125,6 +125,13 @@ inline bool hunt_crossley_form(ContactLawKind kind) {
   return hertz_family(kind) && kind != ContactLawKind::smooth_hunt_crossley;
 }
 
+// Whether the law's force and tangents are exactly zero wherever x <= 0,
+// whatever xdot: every law but the smoothed one, which reaches across the gap.
+// Apart, such a contact needs neither its gap rate nor its Jacobian rows.
+inline bool pushes_only_in_contact(const ContactLaw& law) {
+  return law.kind != ContactLawKind::smooth_hunt_crossley;
+}
+
 // A Hunt–Crossley-form law's force from its Hertz elastic force (hertz: undamped).
 inline double hunt_crossley_form_force(const ContactLaw& law, double elastic_force, double xdot) {
   return law.kind == ContactLawKind::hertz ? elastic_force : hunt_crossley(elastic_force, xdot, law.dissipation);

@@ -121,6 +121,11 @@ ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact&
 // From the bodies' poses; u (nu speeds) null for the gap alone.
 inline ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& contact,
                                             const ContactPoses& poses, const double* u);
+// contact_kinematics() in two parts: the normal and the gap (rows zero, gap
+// rate 0), then the rows and the gap rate (u null: the rows alone).
+inline ContactKinematics contact_separation(const Contact& contact, const ContactPoses& poses);
+inline void add_contact_rows(const MultibodyModel& model, const Contact& contact, const ContactPoses& poses,
+                             const double* u, ContactKinematics& k);
 
 // G with v = G u for the velocity of the world point p moving with the body
 // (3 x num_speeds(joint), leading columns used); a world force F at p acts as G^T F.
@@ -199,24 +204,37 @@ inline double set_point_jacobian_row(const Body& b, const BodyPose& pose, const 
   return 0.0;
 }
 
-inline ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& c, const ContactPoses& poses,
-                                            const double* u) {
+inline ContactKinematics contact_separation(const Contact& c, const ContactPoses& poses) {
   ContactKinematics k;
-  const Body& a = model.bodies[c.body[0]];
   const Eigen::Vector3d pa = body_point(*poses[0], c.at[0]);
   if (c.type == ContactType::sphere_plane) {
     k.normal = c.plane_normal;
     k.gap = k.normal.dot(pa - c.plane_point) - c.radius[0];
-    k.gap_rate = set_point_jacobian_row(a, *poses[0], c.at[0], k.normal, 1.0, u, k.row[0]);
   } else {
-    const Body& b = model.bodies[c.body[1]];
     const Eigen::Vector3d d = body_point(*poses[1], c.at[1]) - pa;
     const double distance = d.norm();
     if (distance > 0.0) k.normal = d / distance;  // coincident centres: fall back to +y
     k.gap = distance - c.radius[0] - c.radius[1];
+  }
+  return k;
+}
+
+inline void add_contact_rows(const MultibodyModel& model, const Contact& c, const ContactPoses& poses,
+                             const double* u, ContactKinematics& k) {
+  const Body& a = model.bodies[c.body[0]];
+  if (c.type == ContactType::sphere_plane) {
+    k.gap_rate = set_point_jacobian_row(a, *poses[0], c.at[0], k.normal, 1.0, u, k.row[0]);
+  } else {
+    const Body& b = model.bodies[c.body[1]];
     k.gap_rate = set_point_jacobian_row(a, *poses[0], c.at[0], k.normal, -1.0, u, k.row[0]);
     k.gap_rate += set_point_jacobian_row(b, *poses[1], c.at[1], k.normal, 1.0, u, k.row[1]);
   }
+}
+
+inline ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& c, const ContactPoses& poses,
+                                            const double* u) {
+  ContactKinematics k = contact_separation(c, poses);
+  add_contact_rows(model, c, poses, u, k);
   return k;
 }
 

@@ -52,6 +52,13 @@ void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
   }
 }
 
+ContactKinematics MultibodySystem::acting_kinematics(const Contact& c, const ContactPoses& poses,
+                                                     const double* u) const {
+  ContactKinematics k = contact_separation(c, poses);
+  if (!(k.gap >= 0.0) || !pushes_only_in_contact(c.law)) add_contact_rows(m_, c, poses, u, k);
+  return k;
+}
+
 void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces,
                                      double* tangential, double* slip_speeds, double* vertical,
                                      double* indentations) const {
@@ -62,7 +69,7 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
   for (std::size_t i = 0; i < m_.contacts.size(); ++i) {
     const Contact& c = m_.contacts[i];
     const ContactPoses poses = contact_poses(c, poses_);
-    const ContactKinematics k = contact_kinematics(m_, c, poses, u);
+    const ContactKinematics k = acting_kinematics(c, poses, u);
     const double per_sphere = contact_force(c.law, -k.gap, -k.gap_rate);
     if (forces) forces[i] = per_sphere;
     if (tangential) tangential[i] = 0.0;
@@ -132,7 +139,7 @@ Eigen::MatrixXd MultibodySystem::friction_damping(const Vector& x) const {
   for (const Contact& c : m_.contacts) {
     if (!c.law.friction.acts()) continue;
     const ContactPoses poses = contact_poses(c, poses_);
-    const ContactKinematics k = contact_kinematics(m_, c, poses, u);
+    const ContactKinematics k = acting_kinematics(c, poses, u);
     const ContactResponse response = contact_response(c.law, -k.gap, -k.gap_rate);
     if (response.force != 0.0) friction_by_speed(c, poses, contact_slip(m_, c, poses, u, k), k, response, by_speed);
   }
@@ -291,7 +298,7 @@ void MultibodySystem::apply_inverse_mass(std::size_t i, Rows&& rows) const {
 void MultibodySystem::switches(const Vector& x, double* out) const {
   body_poses(m_, x.head(m_.nq), poses_);
   for (const auto& c : m_.contacts) {
-    const ContactKinematics k = contact_kinematics(m_, c, contact_poses(c, poses_), x.data() + m_.nq);
+    const ContactKinematics k = acting_kinematics(c, contact_poses(c, poses_), x.data() + m_.nq);
     contact_switches(c.law, -k.gap, -k.gap_rate, out);
     out += contact_switch_count(c.law);
   }
@@ -341,7 +348,7 @@ void MultibodySystem::force_derivatives(const Vector& x, Matrix& by_increment, M
   body_poses(m_, q, poses_);
   for (const Contact& c : m_.contacts) {
     const ContactPoses poses = contact_poses(c, poses_);
-    const ContactKinematics k = contact_kinematics(m_, c, poses, x.data() + nq);
+    const ContactKinematics k = acting_kinematics(c, poses, x.data() + nq);
     const ContactResponse response = contact_response(c.law, -k.gap, -k.gap_rate);
     if (response.force == 0.0 && response.stiffness == 0.0 && response.damping == 0.0) continue;
     const double lambda = c.count * response.force;

@@ -60,6 +60,11 @@ class MultibodySystem {
   // rows <- M^-1 rows for body i's block of rows (a vector segment or matrix rows).
   template <class Rows>
   void apply_inverse_mass(std::size_t i, Rows&& rows) const;
+  // Contact c's kinematics as its law acts on them: apart, a law that pushes
+  // only in contact gives zero whatever the gap rate (and its switches ignore
+  // the rate), so the rows and the rate are left out: a body resting on some
+  // of its spheres holds the others up in the air.
+  ContactKinematics acting_kinematics(const Contact& c, const ContactPoses& poses, const double* u) const;
   // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
   Eigen::Vector3d add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip, double lambda,
                                Eigen::Ref<Vector> f) const;

@@ -134,6 +134,40 @@ TEST(SmoothHuntCrossley, SwitchIsTheCentreOfTheStep) {
   EXPECT_EQ(s[0], -0.001);
 }
 
+// The multi-contact right-hand side skips a separated contact's rows and gap
+// rate on this promise: force and tangents exactly zero, switches unmoved.
+TEST(ContactLaws, ThoseThatPushOnlyInContactAreZeroApartWhateverTheRate) {
+  for (auto kind : {ContactLawKind::hertz, ContactLawKind::hunt_crossley, ContactLawKind::linear,
+                    ContactLawKind::linear_damped, ContactLawKind::smooth_hunt_crossley,
+                    ContactLawKind::lankarani_nikravesh, ContactLawKind::flores, ContactLawKind::gonthier,
+                    ContactLawKind::carvalho_martins, ContactLawKind::exact_restitution}) {
+    ContactLaw law;
+    law.kind = kind;
+    law.effective_modulus = human_modulus;
+    law.radius = human_radius;
+    law.stiffness = 1e5;
+    law.damping = 50.0;
+    law.dissipation = kind == ContactLawKind::hertz ? 0.0 : 1.0;
+    if (!pushes_only_in_contact(law)) {
+      EXPECT_EQ(kind, ContactLawKind::smooth_hunt_crossley);
+      EXPECT_GT(contact_force(law, -1e-4, 0.0), 0.0);  // it reaches across the gap
+      continue;
+    }
+    for (double x : {0.0, -0.0, -1e-9, -0.01})
+      for (double xdot : {-30.0, 0.0, 2.0, 30.0}) {
+        EXPECT_EQ(contact_force(law, x, xdot), 0.0) << to_string(kind);
+        const ContactResponse r = contact_response(law, x, xdot);
+        EXPECT_EQ(r.force, 0.0) << to_string(kind);
+        EXPECT_EQ(r.stiffness, 0.0) << to_string(kind);
+        EXPECT_EQ(r.damping, 0.0) << to_string(kind);
+        double with_rate[max_contact_switches], without[max_contact_switches];
+        contact_switches(law, x, xdot, with_rate);
+        contact_switches(law, x, 0.0, without);
+        for (int i = 0; i < contact_switch_count(law); ++i) EXPECT_EQ(with_rate[i], without[i]) << to_string(kind);
+      }
+  }
+}
+
 TEST(ContactSwitches, WriteNoMoreThanTheirCount) {
   // Integrators size the buffer by contact_switch_count: an undamped law must
   // not write a clamp switch past it.
