@@ -1,8 +1,8 @@
 // BM_WorkPrecision/<method>/<tolerance>: the 14-run paper suite's time against its
 // max error in F/(Mg) (vs a tight dropsim reference) for dropsim, the
 // hand-written floor and (when built) Simbody; the same for the multi-contact
-// suites (<scenario>:<method>: a free box on eight spheres and the posed
-// quadruped on four, both with friction) against their own hand-written floor
+// suites (<scenario>:<method>: a free box on eight spheres, the posed
+// quadruped on four and a bar on two, all with friction) against their own hand-written floor
 // and Simbody; then the matched-accuracy table and its ratios, printed and
 // written to JSON.
 //
@@ -168,7 +168,8 @@ dropsim::floor::FreeBody floor_free_body_of(const dropsim::MultibodyModel& m) {
 // |F_y/(Mg) - reference| over the scenario's output grid, the reference
 // dropsim's dopri5 at reference_rtol.
 //   box_on_edge: a free 1 kg box landing on an edge on eight spheres, mu 0.8 / 0.6, v_t 1 cm/s;
-//   quadruped_friction: the posed 30 kg trunk rocking on four spheres of two diagonal feet, mu 0.8, v_t 0.2 m/s.
+//   quadruped_friction: the posed 30 kg trunk rocking on four spheres of two diagonal feet, mu 0.8, v_t 0.2 m/s;
+//   bar_rocking: a 2 kg bar landing on one end of two and rocking onto the other, mu 0.8, v_t 0.2 m/s.
 struct ContactSuite {
   std::string name;  // the scenario's: the prefix of its families' names
   Scenario scenario;
@@ -183,7 +184,7 @@ struct ContactSuite {
 std::vector<ContactSuite>& contact_suites() {
   static std::vector<ContactSuite> suites = [] {
     std::vector<ContactSuite> out;
-    for (const char* file : {"box_on_edge", "quadruped_friction"}) {
+    for (const char* file : {"box_on_edge", "quadruped_friction", "bar_rocking"}) {
       ContactSuite s;
       s.scenario = dropsim::io::load_scenario(DROPSIM_SOURCE_DIR "/scenarios/friction/" + std::string(file) + ".json");
       s.name = s.scenario.name;

@@ -879,7 +879,8 @@ def figure_work_precision(path, out_dir, update):
         return
     # The paper suite, and each multi-contact suite (<scenario>:<method>) beside it where the run has it.
     titles = {"box_on_edge": "box_on_edge: free box on 8 spheres with friction",
-              "quadruped_friction": "quadruped_friction: posed trunk on 4 spheres with friction"}
+              "quadruped_friction": "quadruped_friction: posed trunk on 4 spheres with friction",
+              "bar_rocking": "bar_rocking: bar on 2 spheres with friction"}
     paper = [r for r in runs if ":" not in r["method"]]
     suites = list(dict.fromkeys(r["method"].split(":")[0] for r in runs if ":" in r["method"]))
     fig, axes = plt.subplots(1, 1 + len(suites), figsize=(6.5 + 5.5 * len(suites), 4.8), squeeze=False)
