@@ -136,11 +136,10 @@ TEST(SmoothHuntCrossley, SwitchIsTheCentreOfTheStep) {
 
 // The multi-contact right-hand side skips a separated contact's rows and gap
 // rate on this promise: force and tangents exactly zero, switches unmoved.
+// Every kind the project knows: a law added later is checked too.
 TEST(ContactLaws, ThoseThatPushOnlyInContactAreZeroApartWhateverTheRate) {
-  for (auto kind : {ContactLawKind::hertz, ContactLawKind::hunt_crossley, ContactLawKind::linear,
-                    ContactLawKind::linear_damped, ContactLawKind::smooth_hunt_crossley,
-                    ContactLawKind::lankarani_nikravesh, ContactLawKind::flores, ContactLawKind::gonthier,
-                    ContactLawKind::carvalho_martins, ContactLawKind::exact_restitution}) {
+  for (const auto& named : contact_law_names) {
+    const ContactLawKind kind = named.value;
     ContactLaw law;
     law.kind = kind;
     law.effective_modulus = human_modulus;
@@ -149,8 +148,7 @@ TEST(ContactLaws, ThoseThatPushOnlyInContactAreZeroApartWhateverTheRate) {
     law.damping = 50.0;
     law.dissipation = kind == ContactLawKind::hertz ? 0.0 : 1.0;
     if (!pushes_only_in_contact(law)) {
-      EXPECT_EQ(kind, ContactLawKind::smooth_hunt_crossley);
-      EXPECT_GT(contact_force(law, -1e-4, 0.0), 0.0);  // it reaches across the gap
+      EXPECT_GT(contact_force(law, -1e-4, 0.0), 0.0) << to_string(kind);  // it reaches across the gap
       continue;
     }
     for (double x : {0.0, -0.0, -1e-9, -0.01})
