@@ -104,9 +104,9 @@ Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactPos
   return friction;
 }
 
-void MultibodySystem::friction_by_speed(const Contact& c, const ContactPoses& poses, const ContactSlip& slip,
-                                        const ContactKinematics& k, const ContactResponse& response,
-                                        Matrix& by_speed) const {
+FrictionSlope MultibodySystem::friction_by_speed(const Contact& c, const ContactPoses& poses,
+                                                 const ContactSlip& slip, const ContactKinematics& k,
+                                                 const ContactResponse& response, Matrix& by_speed) const {
   std::array<Eigen::Matrix<double, 3, 6>, 2> g;  // per body, at the contact point
   for (int s = 0; s < contact_bodies(c); ++s)
     g[s] = point_velocity_jacobian(m_.bodies[c.body[s]], *poses[s], slip.point);
@@ -130,6 +130,7 @@ void MultibodySystem::friction_by_speed(const Contact& c, const ContactPoses& po
           contact_side(c, s) * g[s].leftCols(ns).transpose() * force_per_speed.leftCols(nt);
     }
   }
+  return slope;
 }
 
 Eigen::MatrixXd MultibodySystem::friction_damping(const Vector& x) const {
@@ -188,7 +189,7 @@ void MultibodySystem::friction_derivatives(const Contact& c, const double* u, co
                                            const std::array<Eigen::Matrix<double, 1, 6>, 2>& normal_slope,
                                            Matrix& by_increment, Matrix& by_speed) const {
   const ContactSlip slip = contact_slip(m_, c, poses, u, k);
-  friction_by_speed(c, poses, slip, k, response, by_speed);
+  const FrictionSlope slope = friction_by_speed(c, poses, slip, k, response, by_speed);
   // By configuration, exact (docs/physics.md#the-exact-multibody-jacobian):
   // F = -lambda (mu/s) v_t at the contact point p, acting as side_s G_s(p)^T F
   // on body s. Moving a body changes lambda (normal_slope is -d(lambda)/d(xi)),
@@ -196,7 +197,6 @@ void MultibodySystem::friction_derivatives(const Contact& c, const double* u, co
   // velocities of the bodies' points at p, and the arms of G^T.
   const int bodies = contact_bodies(c);
   const bool between_spheres = c.type == ContactType::sphere_sphere;
-  const FrictionSlope slope = friction_slope(c.law.friction, slip.speed);
   const double lambda = c.count * response.force;
   const Eigen::Vector3d& n = k.normal;
   const Eigen::Vector3d& p = slip.point;

@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "dropsim/sim/friction.hpp"
 #include "dropsim/sim/kinematics.hpp"
 #include "dropsim/sim/multibody_model.hpp"
 
@@ -69,9 +70,11 @@ class MultibodySystem {
   Eigen::Vector3d add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip, double lambda,
                                Eigen::Ref<Vector> f) const;
   // Contact c's friction terms of force_derivatives() at speeds u (its bodies
-  // at `poses`; normal_slope[t] is -d(lambda)/d(xi_t)), and those by speed alone.
-  void friction_by_speed(const Contact& c, const ContactPoses& poses, const ContactSlip& slip,
-                         const ContactKinematics& k, const ContactResponse& response, Matrix& by_speed) const;
+  // at `poses`; normal_slope[t] is -d(lambda)/d(xi_t)), and those by speed
+  // alone, which return the friction law's slope at the slip they used.
+  FrictionSlope friction_by_speed(const Contact& c, const ContactPoses& poses, const ContactSlip& slip,
+                                  const ContactKinematics& k, const ContactResponse& response,
+                                  Matrix& by_speed) const;
   void friction_derivatives(const Contact& c, const double* u, const ContactPoses& poses, const ContactKinematics& k,
                             const ContactResponse& response,
                             const std::array<Eigen::Matrix<double, 1, 6>, 2>& normal_slope, Matrix& by_increment,
