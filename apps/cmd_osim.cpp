@@ -31,7 +31,8 @@ struct OsimOptions {
   bool json = false;
   // scale
   std::string from, reference_contact, output;
-  double mass = 0.0, radius = 0.0, stiffness = 0.0, dissipation = 0.0;
+  double mass = 0.0, radius = 0.0, stiffness = 0.0;
+  double dissipation = NAN;  // unset: a reference given by numbers must say its alpha, 0 included
   int spheres = 0;
   bool scale_dissipation = false, scale_smoothing = false;
   // modes

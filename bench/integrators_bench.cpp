@@ -3,7 +3,8 @@
 // BM_StepCost/<method>: the 1-DOF drop (human62, in contact, compressing),
 // 1000 steps of 0.1 ms per iteration from the same initial state.
 // BM_StepCostBar/<method>: the bar on two supports (docs/physics.md#coupled-contact-modes) as
-// its linear 2-DOF system, standing in for the multi-contact engine until it lands.
+// its linearised 2-DOF system (LinearSystem): a step's cost on coupled modes without the
+// multibody engine's kinematics (multibody_bench times those).
 // BM_WorkPrecision/<method>: the whole human62 drop at a fixed 0.5 ms step;
 // counter peak_force_error against dopri5 at rtol 1e-12 (largest sample on the same 0.5 ms grid).
 // Counters: steps_per_s (rate), rhs_per_step, and the physics counters above;

@@ -1,4 +1,4 @@
-// BM_PaperSuite: the 14 paper drops end to end, no I/O; BM_PaperDrop/<model>: one drop.
+// BM_PaperSuite: the 14 paper drops end to end, no I/O.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>

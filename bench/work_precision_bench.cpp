@@ -364,9 +364,11 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         run.integrator.method = method_of(c.family);
         run.integrator.rtol = c.tolerance;
         // What a sweep runs: the summary metrics (peak F/(Mg), settling,
-        // equilibrium) from every grid sample, no samples stored. Its error is
-        // that of the recorded run: the same trajectory, bit for bit.
+        // equilibrium) from every grid sample, no samples stored, and no
+        // stiffness attribution (a sweep's rows have no column for it). Its
+        // error is that of the recorded run: the same trajectory, bit for bit.
         run.record_samples = measure || c.family != Family::dropsim_summary;
+        if (c.family == Family::dropsim_summary) run.attribute_stiffness = false;
         // One trace per run kept across iterations, as a batch tool would keep
         // its buffers (a fresh 0.5 MB trace per run costs page faults, not physics).
         static std::vector<dropsim::Trace> traces(s.scenarios.size());

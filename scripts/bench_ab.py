@@ -5,8 +5,9 @@
     scripts/bench_ab.py --a-build D1 --b-build D2   two existing build folders (calibration)
 
 Runs the benchmark programs of A and B in turns, A B B A A B ..., each turn
-with repetitions, so that drift of a shared machine falls on both; pools every
-repetition per benchmark and gives a verdict (scripts/bench_verdict.py). A
+with repetitions, so that drift of a shared machine falls on both; takes each
+turn's median as one sample per benchmark and gives a verdict
+(scripts/bench_verdict.py). A
 suspected slowdown is measured again in a second interleaved round and fails
 (exit 1) only when that round confirms it. A slowdown an entry of
 bench/allowed-slowdowns.json covers, where HEAD adds the entry, is reported

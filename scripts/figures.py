@@ -11,6 +11,7 @@ when their inputs exist and skipped with a message otherwise:
   Fig. C.4       force against indentation       results/curves/*.h5 (dropsim scale --curve; scripts/paper.sh)
   step limits    predicted against measured      results/steplimits.json (scripts/ci-steplimits.sh)
   modes          bodies, springs, mode shapes    results/modes/*.json (scripts/ci-modes.sh) + scenarios/**
+  transition velocity  what v_t buys            results/friction/transition_velocity.json (scripts/friction-study.sh)
   work-precision suite time against error        results/bench/work_precision.json (work_precision_bench),
                                                  else the committed full run docs/figures/work_precision.json
 Every figure carries a footer naming the commands that made it. Axis units

@@ -9,5 +9,6 @@ cd "$(dirname "$0")/.."
 bash scripts/paper.sh >/dev/null         # results/paper/*.h5, results/curves/*.h5
 bash scripts/ci-modes.sh >/dev/null      # results/modes/*.json
 bash scripts/ci-steplimits.sh            # results/steplimits.json
+bash scripts/friction-study.sh           # results/friction/transition_velocity.json
 /usr/bin/python3 scripts/figures.py --update
 git status --short docs/figures

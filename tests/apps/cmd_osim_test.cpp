@@ -126,6 +126,18 @@ TEST(CmdOsim, ScalingRewritesOnlyTheParametersAndRereadsExactly) {
   fs::remove_all(dir);
 }
 
+// A reference given by numbers names all five: left out, the dissipation is not taken as 0.
+TEST(CmdOsim, ScalingFromNumbersRefusesAMissingDissipation) {
+  const fs::path dir = fresh_directory("osim-scale-no-alpha");
+  const std::string out = (dir / "scaled.osim").string();
+  const CliResult r = run_dropsim({"osim", "scale", block_model, "--mass", "62", "--spheres", "4", "--radius", "0.032",
+                                   "--stiffness", "1e6", "-o", out});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--dissipation"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+  fs::remove_all(dir);
+}
+
 TEST(CmdOsim, ScalingSmoothingInsertsTheAbsentElements) {
   REQUIRE_OPENSIM_MODEL("ball_sshsf.osim");
   const fs::path dir = fresh_directory("osim-scale-smooth");
