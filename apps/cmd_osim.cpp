@@ -238,8 +238,10 @@ int run_scale(const OsimOptions& o) {
   if (!o.from.empty()) {
     reference = io::reference_from_model(io::read_osim(o.from), o.reference_contact.empty() ? std::nullopt : std::optional(o.reference_contact));
   } else {
-    if (!(o.mass > 0.0 && o.radius > 0.0 && o.stiffness > 0.0 && o.spheres > 0 && o.dissipation >= 0.0))
-      throw io::InputError(o.file, "--from", "give a reference model (--from REF.osim) or all of --mass, --spheres, --radius, --stiffness (OpenSim's typed value) and --dissipation");
+    const bool finite = std::isfinite(o.mass) && std::isfinite(o.radius) && std::isfinite(o.stiffness) &&
+                        std::isfinite(o.dissipation);  // NaN: --dissipation not given
+    if (!(finite && o.mass > 0.0 && o.radius > 0.0 && o.stiffness > 0.0 && o.spheres > 0 && o.dissipation >= 0.0))
+      throw io::InputError(o.file, "--from", "give a reference model (--from REF.osim) or all of --mass, --spheres, --radius, --stiffness (OpenSim's typed value) and --dissipation, finite, the first four > 0 and the dissipation >= 0");
     reference.source = "numbers: mass " + significant(o.mass, 6) + " kg, " + std::to_string(o.spheres) + " spheres of " +
                        significant(o.radius, 6) + " m, stiffness " + significant(o.stiffness, 6) + ", dissipation " + significant(o.dissipation, 6);
     reference.mass = o.mass;

@@ -92,8 +92,8 @@ void print_summary(const io::Scenario& s, const Trace& t) {
   if (t.has_friction && t.samples())
     std::printf("%-26s friction: up to %.3g of the normal force at a contact; at the end slipping at most %.3g m/s\n",
                 "", t.peak_friction_ratio(), t.final_slip_speed());
-  // SUNDIALS retries a failed nonlinear solve with a smaller step itself: only
-  // dropsim's own implicit methods go on from an unconverged one.
+  // SUNDIALS recovers from a failed nonlinear solve itself (a fresh Jacobian or
+  // a smaller step): only dropsim's own implicit methods go on from an unconverged one.
   const integrators::MethodInfo* method = integrators::find_method(t.integrator);
   if (t.stats.newton_failures > 0 && !(method && method->library == integrators::Library::sundials))
     std::fprintf(stderr, "dropsim: %s: warning: %ld implicit solves stopped unconverged at their iteration cap"

@@ -16,6 +16,7 @@
 #include <arkode/arkode_erkstep.h>
 #include <cvode/cvode.h>
 #include <nvector/nvector_serial.h>
+#include <sundials/sundials_config.h>
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
@@ -173,10 +174,21 @@ void keep_message(int, const char*, const char*, char* message, void* data) {
   static_cast<Callbacks*>(data)->last_message = message;  // never printed by SUNDIALS itself
 }
 
-// The library's counters, as read.
+// The library's counters, as read. convergence_fails: every failure of the
+// nonlinear solver to converge, those a fresh Jacobian recovered within the
+// step included; solve_fails: the steps such a failure cost (retried smaller).
 struct Counters {
-  long steps = 0, error_fails = 0, convergence_fails = 0, order_reductions = 0;
+  long steps = 0, error_fails = 0, convergence_fails = 0, solve_fails = 0, order_reductions = 0;
 };
+
+// SUNDIALS 6.2 widened *GetNumNonlinSolvConvFails to every convergence failure
+// and counts the failed steps apart (*GetNumStepSolveFails); before, the one
+// counter was the failed steps.
+#if SUNDIALS_VERSION_MAJOR > 6 || (SUNDIALS_VERSION_MAJOR == 6 && SUNDIALS_VERSION_MINOR >= 2)
+constexpr bool counts_step_solve_fails = true;
+#else
+constexpr bool counts_step_solve_fails = false;
+#endif
 
 // The one interface the driver below needs of CVODE, ERKStep and ARKStep.
 class Solver {
@@ -199,7 +211,7 @@ class Solver {
   void add_counters(IntegrationStats& s) {
     const Counters now = read();
     s.steps += now.steps - seen_.steps;
-    s.rejected_steps += now.error_fails - seen_.error_fails + now.convergence_fails - seen_.convergence_fails;
+    s.rejected_steps += now.error_fails - seen_.error_fails + now.solve_fails - seen_.solve_fails;
     s.newton_failures += now.convergence_fails - seen_.convergence_fails;
     s.order_reductions += now.order_reductions - seen_.order_reductions;
     seen_ = now;
@@ -262,6 +274,8 @@ class Cvode final : public Solver {
     CVodeGetNumSteps(mem_, &c.steps);
     CVodeGetNumErrTestFails(mem_, &c.error_fails);
     CVodeGetNumNonlinSolvConvFails(mem_, &c.convergence_fails);
+    c.solve_fails = c.convergence_fails;
+    if constexpr (counts_step_solve_fails) CVodeGetNumStepSolveFails(mem_, &c.solve_fails);
     CVodeGetNumStabLimOrderReds(mem_, &c.order_reductions);
     return c;
   }
@@ -358,6 +372,8 @@ class Dirk final : public Solver {
     ARKStepGetNumSteps(mem_, &c.steps);
     ARKStepGetNumErrTestFails(mem_, &c.error_fails);
     ARKStepGetNumNonlinSolvConvFails(mem_, &c.convergence_fails);
+    c.solve_fails = c.convergence_fails;
+    if constexpr (counts_step_solve_fails) ARKStepGetNumStepSolveFails(mem_, &c.solve_fails);
     return c;
   }
   double last_step() override {

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <filesystem>
 
@@ -135,6 +136,15 @@ TEST(CmdOsim, ScalingFromNumbersRefusesAMissingDissipation) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--dissipation"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out));
+  // Nor is an infinite reference taken (it wrote NaN stiffness, or kept the file's alpha under a comment saying inf).
+  for (const char* option : {"--dissipation", "--stiffness", "--mass"}) {
+    std::vector<std::string> args = {"osim", "scale", block_model, "--mass", "62", "--spheres", "4", "--radius", "0.032",
+                                     "--stiffness", "1e6", "--dissipation", "1", "-o", out};
+    *std::next(std::find(args.begin(), args.end(), option)) = "inf";
+    const CliResult inf = run_dropsim(args);
+    EXPECT_EQ(inf.exit_code, 2) << option << ": " << inf.err;
+    EXPECT_FALSE(fs::exists(out)) << option;
+  }
   fs::remove_all(dir);
 }
 
