@@ -94,8 +94,7 @@ void print_summary(const io::Scenario& s, const Trace& t) {
                 "", t.peak_friction_ratio(), t.final_slip_speed());
   // SUNDIALS recovers from a failed nonlinear solve itself (a fresh Jacobian or
   // a smaller step): only dropsim's own implicit methods go on from an unconverged one.
-  const integrators::MethodInfo* method = integrators::find_method(t.integrator);
-  if (t.stats.newton_failures > 0 && !(method && method->library == integrators::Library::sundials))
+  if (t.stats.newton_failures > 0 && integrators::info(s.run.integrator.method).library != integrators::Library::sundials)
     std::fprintf(stderr, "dropsim: %s: warning: %ld implicit solves stopped unconverged at their iteration cap"
                          " (a smaller step converges)\n", s.file.c_str(), t.stats.newton_failures);
 }
