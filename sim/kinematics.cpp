@@ -3,26 +3,6 @@
 
 namespace dropsim {
 
-BodyPose body_pose(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q) {
-  BodyPose pose;
-  pose.com = body_com(b, q);
-  switch (b.joint) {
-    case Joint::vertical: break;
-    case Joint::planar: {
-      const double c = std::cos(q[b.q_offset + 2]), s = std::sin(q[b.q_offset + 2]);
-      pose.rotation << c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0;
-      break;
-    }
-    case Joint::free: pose.rotation = body_quaternion(q, b.q_offset).toRotationMatrix(); break;
-  }
-  return pose;
-}
-
-void body_poses(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, std::vector<BodyPose>& out) {
-  out.resize(model.bodies.size());
-  for (std::size_t i = 0; i < model.bodies.size(); ++i) out[i] = body_pose(model.bodies[i], q);
-}
-
 Eigen::Vector3d body_point(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& r) {
   return body_point(body_pose(b, q), r);
 }

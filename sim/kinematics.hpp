@@ -56,9 +56,10 @@ struct BodyPose {
   Eigen::Vector3d com = Eigen::Vector3d::Zero();
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
 };
-BodyPose body_pose(const Body& body, const Eigen::Ref<const Eigen::VectorXd>& q);
+inline BodyPose body_pose(const Body& body, const Eigen::Ref<const Eigen::VectorXd>& q);
 // Every body's pose, in model.bodies' order (out is resized; its buffer kept).
-void body_poses(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q, std::vector<BodyPose>& out);
+inline void body_poses(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       std::vector<BodyPose>& out);
 
 // World position of body point r (body frame).
 inline Eigen::Vector3d body_point(const BodyPose& pose, const Eigen::Vector3d& r) {
@@ -83,13 +84,34 @@ void advance_configuration(const MultibodyModel& model, Eigen::Ref<Eigen::Vector
 Eigen::VectorXd configuration_difference(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
                                          const Eigen::Ref<const Eigen::VectorXd>& q0);
 
-// One contact at one instant: gap (m, indentation = -gap), its rate, and the
-// Jacobian rows of the (up to two) bodies it touches.
-struct ContactKinematics {
+// A body's motion at one state, in the world: the velocity of its centre of
+// mass and its angular velocity (zero for a vertical slider). A right-hand
+// side computes it once per body and every contact point on the body reads it.
+struct BodyMotion {
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero(), angular = Eigen::Vector3d::Zero();
+};
+inline BodyMotion body_motion(const Body& body, const BodyPose& pose, const double* u);
+// The velocity of the world point p moving with the body.
+inline Eigen::Vector3d point_velocity(const BodyPose& pose, const BodyMotion& motion, const Eigen::Vector3d& p) {
+  return motion.velocity + motion.angular.cross(p - pose.com);
+}
+// f (the body's nu-block of generalised forces) += the generalised force of a
+// world force through the centre of mass and a world moment about it.
+inline void add_body_wrench(const Body& body, const BodyPose& pose, const Eigen::Vector3d& force,
+                            const Eigen::Vector3d& moment, double* f);
+
+// One contact at one instant: gap (m, indentation = -gap), its rate, the
+// normal, and the arms from the bodies' centres of mass to the sphere centres.
+struct ContactGap {
   double gap = 0.0, gap_rate = 0.0;
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitY();  // world, A -> B (plane -> body)
+  std::array<Eigen::Vector3d, 2> arm{Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};  // world; second unused on a plane
+};
+// With the Jacobian rows of the (up to two) bodies it touches. A right-hand
+// side reads the gap alone: the rows would be twelve more values to clear.
+struct ContactKinematics : ContactGap {
   std::array<Eigen::Matrix<double, 6, 1>, 2> row{Eigen::Matrix<double, 6, 1>::Zero(),
                                                  Eigen::Matrix<double, 6, 1>::Zero()};
-  Eigen::Vector3d normal = Eigen::Vector3d::UnitY();  // world, A -> B (plane -> body)
 };
 // The bodies a contact touches (1 for sphere_plane) and the sign each takes in
 // its rows: row[s] = side * G_s^T n, the gap opening as B moves along n from A.
@@ -121,9 +143,17 @@ ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact&
 // From the bodies' poses; u (nu speeds) null for the gap alone.
 inline ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& contact,
                                             const ContactPoses& poses, const double* u);
-// contact_kinematics() in two parts: the normal and the gap (rows zero, gap
+// contact_kinematics() in two parts: the normal, the gap and the arms (gap
 // rate 0), then the rows and the gap rate (u null: the rows alone).
-inline ContactKinematics contact_separation(const Contact& contact, const ContactPoses& poses);
+inline ContactGap contact_separation(const Contact& contact, const ContactPoses& poses);
+// The motions of the bodies a contact touches, by side (second null for sphere_plane).
+using ContactMotions = std::array<const BodyMotion*, 2>;
+inline ContactMotions contact_motions(const Contact& c, const std::vector<BodyMotion>& motions) {
+  return {&motions[static_cast<std::size_t>(c.body[0])],
+          c.body[1] >= 0 ? &motions[static_cast<std::size_t>(c.body[1])] : nullptr};
+}
+// The gap rate from the bodies' motions and k's normal and arms, without the rows.
+inline double contact_gap_rate(const Contact& contact, const ContactMotions& motions, const ContactGap& k);
 inline void add_contact_rows(const MultibodyModel& model, const Contact& contact, const ContactPoses& poses,
                              const double* u, ContactKinematics& k);
 
@@ -139,7 +169,7 @@ inline void add_point_force(const Body& body, const BodyPose& pose, const Eigen:
 
 // Where friction acts (docs/physics.md#friction): midway through the overlap on
 // the line of centres, as Simbody's contact trackers place the point.
-inline Eigen::Vector3d contact_point(const Contact& contact, const ContactPoses& poses, const ContactKinematics& k);
+inline Eigen::Vector3d contact_point(const Contact& contact, const ContactPoses& poses, const ContactGap& k);
 
 // The slip at a contact: the velocity of B relative to A (plane: of the body)
 // at contact_point(), its part tangent to the contact, and the slip speed the
@@ -152,6 +182,9 @@ struct ContactSlip {
 };
 inline ContactSlip contact_slip(const MultibodyModel& model, const Contact& contact, const ContactPoses& poses,
                                 const double* u, const ContactKinematics& k);
+// The same from the bodies' motions.
+inline ContactSlip contact_slip(const Contact& contact, const ContactPoses& poses, const ContactMotions& motions,
+                                const ContactGap& k);
 
 // Second-order contact kinematics, for the exact Jacobian of the equations of
 // motion: block [s][t] is d(row[s])/d(xi_t), where xi_t is body t's
@@ -172,6 +205,41 @@ Eigen::MatrixXd contact_jacobian(const MultibodyModel& model, const Eigen::Ref<c
 
 // Defined here so that a right-hand side inlines them: it calls them for every
 // contact, and a call returning a 6-vector through memory cost more than its arithmetic.
+
+inline BodyPose body_pose(const Body& b, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  BodyPose pose;
+  pose.com = body_com(b, q);
+  const int o = b.q_offset;
+  switch (b.joint) {
+    case Joint::vertical: break;
+    case Joint::planar: {
+      const double c = std::cos(q[o + 2]), s = std::sin(q[o + 2]);
+      pose.rotation << c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0;
+      break;
+    }
+    case Joint::free: {
+      // The rotation of the normalised quaternion, with 2 / |q|^2 in its
+      // products: normalising first (a root and a division) sat on every
+      // right-hand side's path.
+      const double w = q[o + 3], x = q[o + 4], y = q[o + 5], z = q[o + 6];
+      const double s = 2.0 / (w * w + x * x + y * y + z * z);
+      const double xs = x * s, ys = y * s, zs = z * s;
+      const double wx = w * xs, wy = w * ys, wz = w * zs, xx = x * xs, xy = x * ys, xz = x * zs;
+      const double yy = y * ys, yz = y * zs, zz = z * zs;
+      pose.rotation << 1.0 - (yy + zz), xy - wz, xz + wy,  //
+          xy + wz, 1.0 - (xx + zz), yz - wx,               //
+          xz - wy, yz + wx, 1.0 - (xx + yy);
+      break;
+    }
+  }
+  return pose;
+}
+
+inline void body_poses(const MultibodyModel& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       std::vector<BodyPose>& out) {
+  out.resize(model.bodies.size());
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) out[i] = body_pose(model.bodies[i], q);
+}
 
 inline double set_point_jacobian_row(const Body& b, const BodyPose& pose, const Eigen::Vector3d& r,
                                      const Eigen::Vector3d& n, double side, const double* u,
@@ -204,14 +272,49 @@ inline double set_point_jacobian_row(const Body& b, const BodyPose& pose, const 
   return 0.0;
 }
 
-inline ContactKinematics contact_separation(const Contact& c, const ContactPoses& poses) {
-  ContactKinematics k;
-  const Eigen::Vector3d pa = body_point(*poses[0], c.at[0]);
+[[gnu::always_inline]] inline BodyMotion body_motion(const Body& b, const BodyPose& pose, const double* u) {
+  const double* ub = u + b.u_offset;
+  BodyMotion m;
+  switch (b.joint) {
+    case Joint::vertical: m.velocity.y() = ub[0]; break;
+    case Joint::planar:
+      m.velocity.head<2>() << ub[0], ub[1];
+      m.angular.z() = ub[2];
+      break;
+    case Joint::free:
+      m.velocity = Eigen::Map<const Eigen::Vector3d>(ub);
+      m.angular = pose.rotation * Eigen::Map<const Eigen::Vector3d>(ub + 3);  // u holds the body-frame w
+      break;
+  }
+  return m;
+}
+
+inline void add_body_wrench(const Body& b, const BodyPose& pose, const Eigen::Vector3d& force,
+                            const Eigen::Vector3d& moment, double* f) {
+  switch (b.joint) {
+    case Joint::vertical: f[0] += force.y(); break;
+    case Joint::planar:
+      f[0] += force.x();
+      f[1] += force.y();
+      f[2] += moment.z();
+      break;
+    case Joint::free:
+      Eigen::Map<Eigen::Vector3d>(f) += force;
+      Eigen::Map<Eigen::Vector3d>(f + 3) += pose.rotation.transpose() * moment;  // u holds the body-frame w
+      break;
+  }
+}
+
+[[gnu::always_inline]] inline ContactGap contact_separation(const Contact& c, const ContactPoses& poses) {
+  ContactGap k;
+  k.arm[0] = poses[0]->rotation * c.at[0];
+  const Eigen::Vector3d pa = poses[0]->com + k.arm[0];
   if (c.type == ContactType::sphere_plane) {
     k.normal = c.plane_normal;
     k.gap = k.normal.dot(pa - c.plane_point) - c.radius[0];
   } else {
-    const Eigen::Vector3d d = body_point(*poses[1], c.at[1]) - pa;
+    k.arm[1] = poses[1]->rotation * c.at[1];
+    const Eigen::Vector3d d = poses[1]->com + k.arm[1] - pa;
     const double distance = d.norm();
     if (distance > 0.0) k.normal = d / distance;  // coincident centres: fall back to +y
     k.gap = distance - c.radius[0] - c.radius[1];
@@ -233,62 +336,54 @@ inline void add_contact_rows(const MultibodyModel& model, const Contact& c, cons
 
 inline ContactKinematics contact_kinematics(const MultibodyModel& model, const Contact& c, const ContactPoses& poses,
                                             const double* u) {
-  ContactKinematics k = contact_separation(c, poses);
+  ContactKinematics k{contact_separation(c, poses)};
   add_contact_rows(model, c, poses, u, k);
   return k;
 }
 
+[[gnu::always_inline]] inline double contact_gap_rate(const Contact& c, const ContactMotions& motions, const ContactGap& k) {
+  // The sphere centres' relative velocity along the normal: the normal's own turning is perpendicular to it.
+  Eigen::Vector3d relative = motions[0]->velocity + motions[0]->angular.cross(k.arm[0]);
+  if (c.type == ContactType::sphere_sphere)
+    relative = motions[1]->velocity + motions[1]->angular.cross(k.arm[1]) - relative;
+  return k.normal.dot(relative);
+}
+
 inline Eigen::Vector3d point_velocity(const Body& b, const BodyPose& pose, const double* u,
                                       const Eigen::Vector3d& p) {
-  const double* ub = u + b.u_offset;
-  const Eigen::Vector3d arm = p - pose.com;
-  switch (b.joint) {
-    case Joint::vertical: return {0.0, ub[0], 0.0};
-    case Joint::planar: return {ub[0] - ub[2] * arm.y(), ub[1] + ub[2] * arm.x(), 0.0};
-    case Joint::free:
-      return Eigen::Map<const Eigen::Vector3d>(ub) +
-             (pose.rotation * Eigen::Map<const Eigen::Vector3d>(ub + 3)).cross(arm);
-  }
-  return Eigen::Vector3d::Zero();
+  return point_velocity(pose, body_motion(b, pose, u), p);
 }
 
 inline void add_point_force(const Body& b, const BodyPose& pose, const Eigen::Vector3d& p,
                             const Eigen::Vector3d& force, double* f) {
-  const Eigen::Vector3d arm = p - pose.com;
-  switch (b.joint) {
-    case Joint::vertical: f[0] += force.y(); break;
-    case Joint::planar:
-      f[0] += force.x();
-      f[1] += force.y();
-      f[2] += arm.x() * force.y() - arm.y() * force.x();
-      break;
-    case Joint::free:
-      // G^T F: the force, and the moment arm x F in the body frame.
-      Eigen::Map<Eigen::Vector3d>(f) += force;
-      Eigen::Map<Eigen::Vector3d>(f + 3) += pose.rotation.transpose() * arm.cross(force);
-      break;
-  }
+  add_body_wrench(b, pose, force, (p - pose.com).cross(force), f);
 }
 
-inline Eigen::Vector3d contact_point(const Contact& c, const ContactPoses& poses, const ContactKinematics& k) {
+[[gnu::always_inline]] inline Eigen::Vector3d contact_point(const Contact& c, const ContactPoses& poses, const ContactGap& k) {
   // From sphere A's centre along the normal: its radius less half the indentation.
-  const Eigen::Vector3d centre = body_point(*poses[0], c.at[0]);
+  const Eigen::Vector3d centre = poses[0]->com + k.arm[0];
   const double reach = c.radius[0] + 0.5 * k.gap;
   return c.type == ContactType::sphere_plane ? Eigen::Vector3d(centre - reach * k.normal)
                                              : Eigen::Vector3d(centre + reach * k.normal);
 }
 
-inline ContactSlip contact_slip(const MultibodyModel& model, const Contact& c, const ContactPoses& poses,
-                                const double* u, const ContactKinematics& k) {
+[[gnu::always_inline]] inline ContactSlip contact_slip(const Contact& c, const ContactPoses& poses, const ContactMotions& motions,
+                                const ContactGap& k) {
   ContactSlip slip;
   slip.point = contact_point(c, poses, k);
-  Eigen::Vector3d relative = Eigen::Vector3d::Zero();
-  for (int s = 0; s < contact_bodies(c); ++s)
-    relative += contact_side(c, s) * point_velocity(model.bodies[c.body[s]], *poses[s], u, slip.point);
+  Eigen::Vector3d relative = point_velocity(*poses[0], *motions[0], slip.point);
+  if (c.type == ContactType::sphere_sphere) relative = point_velocity(*poses[1], *motions[1], slip.point) - relative;
   slip.tangential = relative - k.normal * k.normal.dot(relative);
   const double smoothing = c.law.kind == ContactLawKind::smooth_hunt_crossley ? c.law.cf : 0.0;
   slip.speed = std::sqrt(slip.tangential.squaredNorm() + smoothing);
   return slip;
+}
+
+inline ContactSlip contact_slip(const MultibodyModel& model, const Contact& c, const ContactPoses& poses,
+                                const double* u, const ContactKinematics& k) {
+  std::array<BodyMotion, 2> motion;
+  for (int s = 0; s < contact_bodies(c); ++s) motion[s] = body_motion(model.bodies[c.body[s]], *poses[s], u);
+  return contact_slip(c, poses, {&motion[0], &motion[1]}, k);
 }
 
 }  // namespace dropsim

@@ -32,7 +32,10 @@ MultibodySystem::MultibodySystem(const MultibodyModel& model) : m_(model) {
     inverse_inertia_.push_back(b.joint == Joint::free ? Eigen::Matrix3d(b.inertia.inverse()) : Eigen::Matrix3d::Zero());
   }
   for (const auto& c : m_.contacts) switch_count_ += contact_switch_count(c.law);
-  poses_.resize(m_.bodies.size());  // sized once: a right-hand side allocates nothing
+  // Sized once: a right-hand side allocates nothing.
+  poses_.resize(m_.bodies.size());
+  motions_.resize(m_.bodies.size());
+  wrenches_.resize(m_.bodies.size());
 }
 
 void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
@@ -54,22 +57,35 @@ void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
 
 ContactKinematics MultibodySystem::acting_kinematics(const Contact& c, const ContactPoses& poses,
                                                      const double* u) const {
-  ContactKinematics k = contact_separation(c, poses);
+  ContactKinematics k{contact_separation(c, poses)};
   if (!(k.gap >= 0.0) || !pushes_only_in_contact(c.law)) add_contact_rows(m_, c, poses, u, k);
+  return k;
+}
+
+void MultibodySystem::place_bodies(const Eigen::Ref<const Vector>& x) const {
+  body_poses(m_, x.head(m_.nq), poses_);
+  const double* u = x.data() + m_.nq;
+  for (std::size_t i = 0; i < m_.bodies.size(); ++i) motions_[i] = body_motion(m_.bodies[i], poses_[i], u);
+}
+
+[[gnu::always_inline]] inline ContactGap MultibodySystem::acting_gap(const Contact& c) const {
+  ContactGap k = contact_separation(c, contact_poses(c, poses_));
+  if (!(k.gap >= 0.0) || !pushes_only_in_contact(c.law)) k.gap_rate = contact_gap_rate(c, contact_motions(c, motions_), k);
   return k;
 }
 
 void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces,
                                      double* tangential, double* slip_speeds, double* vertical,
                                      double* indentations) const {
-  f.setZero();
-  for (const auto& b : m_.bodies) f[b.u_offset + vertical_index(b.joint)] -= b.mass * m_.gravity;
-  body_poses(m_, x.head(m_.nq), poses_);
-  const double* u = x.data() + m_.nq;
+  place_bodies(x);
+  // Each body's contact forces are summed as one world force and moment about
+  // its centre of mass and turned into generalised forces once: per contact,
+  // turning every force into the body's frame cost a rotation more.
+  for (std::size_t b = 0; b < m_.bodies.size(); ++b)
+    wrenches_[b] = {Eigen::Vector3d(0.0, -m_.bodies[b].mass * m_.gravity, 0.0), Eigen::Vector3d::Zero()};
   for (std::size_t i = 0; i < m_.contacts.size(); ++i) {
     const Contact& c = m_.contacts[i];
-    const ContactPoses poses = contact_poses(c, poses_);
-    const ContactKinematics k = acting_kinematics(c, poses, u);
+    const ContactGap k = acting_gap(c);
     const double per_sphere = contact_force(c.law, -k.gap, -k.gap_rate);
     if (forces) forces[i] = per_sphere;
     if (tangential) tangential[i] = 0.0;
@@ -78,30 +94,34 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
     if (indentations) indentations[i] = -k.gap;
     if (per_sphere == 0.0) continue;
     const double lambda = c.count * per_sphere;  // along +gap: pushes the bodies apart
+    const ContactPoses poses = contact_poses(c, poses_);
+    const Eigen::Vector3d push = lambda * k.normal;  // on B, through the sphere centres
     for (int s = 0; s < contact_bodies(c); ++s) {
-      const Body& body = m_.bodies[c.body[s]];
-      const int n = num_speeds(body.joint);
-      f.segment(body.u_offset, n) += lambda * k.row[s].head(n);
+      Wrench& w = wrenches_[static_cast<std::size_t>(c.body[s])];
+      const double side = contact_side(c, s);
+      w.force += side * push;
+      w.moment += k.arm[s].cross(side * push);
     }
     if (!c.law.friction.acts()) continue;
-    const ContactSlip slip = contact_slip(m_, c, poses, u, k);
-    const Eigen::Vector3d friction = add_friction(c, poses, slip, lambda, f);
+    // Friction opposes B's slip on A at the contact point, in proportion to the
+    // normal force as the law computes it (docs/physics.md#friction).
+    const ContactSlip slip = contact_slip(c, poses, contact_motions(c, motions_), k);
+    const Eigen::Vector3d friction = -(lambda * friction_slope(c.law.friction, slip.speed).per_slip) * slip.tangential;
+    for (int s = 0; s < contact_bodies(c); ++s) {
+      Wrench& w = wrenches_[static_cast<std::size_t>(c.body[s])];
+      const Eigen::Vector3d on_body = contact_side(c, s) * friction;
+      w.force += on_body;
+      w.moment += (slip.point - poses[s]->com).cross(on_body);
+    }
     if (tangential) tangential[i] = friction.norm() / c.count;
     if (slip_speeds) slip_speeds[i] = slip.tangential.norm();
     if (vertical) vertical[i] += friction.y() / c.count;
   }
-}
-
-Eigen::Vector3d MultibodySystem::add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip,
-                                              double lambda, Eigen::Ref<Vector> f) const {
-  // Friction opposes B's slip on A at the contact point, in proportion to the
-  // normal force as the law computes it (docs/physics.md#friction).
-  const Eigen::Vector3d friction = -(lambda * friction_slope(c.law.friction, slip.speed).per_slip) * slip.tangential;
-  for (int s = 0; s < contact_bodies(c); ++s) {
-    const Body& body = m_.bodies[c.body[s]];
-    add_point_force(body, *poses[s], slip.point, contact_side(c, s) * friction, f.data() + body.u_offset);
+  f.setZero();
+  for (std::size_t b = 0; b < m_.bodies.size(); ++b) {
+    const Body& body = m_.bodies[b];
+    add_body_wrench(body, poses_[b], wrenches_[b].force, wrenches_[b].moment, f.data() + body.u_offset);
   }
-  return friction;
 }
 
 FrictionSlope MultibodySystem::friction_by_speed(const Contact& c, const ContactPoses& poses,
@@ -149,17 +169,6 @@ Eigen::MatrixXd MultibodySystem::friction_damping(const Vector& x) const {
 
 namespace {
 
-// The world angular velocity of a body (zero for a vertical slider).
-Eigen::Vector3d angular_velocity(const Body& b, const BodyPose& pose, const double* u) {
-  const double* ub = u + b.u_offset;
-  switch (b.joint) {
-    case Joint::vertical: return Eigen::Vector3d::Zero();
-    case Joint::planar: return {0.0, 0.0, ub[2]};
-    case Joint::free: return pose.rotation * Eigen::Map<const Eigen::Vector3d>(ub + 3);
-  }
-  return Eigen::Vector3d::Zero();
-}
-
 // Speed coordinate j of a body as a configuration increment: the centre's
 // displacement and the world rotation vector (every body point X moves by
 // centre + turn x (X - com)), as advance_configuration applies it.
@@ -205,7 +214,7 @@ void MultibodySystem::friction_derivatives(const Contact& c, const double* u, co
   std::array<Eigen::Vector3d, 2> centre, omega, arm;  // sphere centres, world angular velocities, p - com
   for (int s = 0; s < bodies; ++s) {
     centre[s] = body_point(*poses[s], c.at[s]);
-    omega[s] = angular_velocity(m_.bodies[c.body[s]], *poses[s], u);
+    omega[s] = body_motion(m_.bodies[c.body[s]], *poses[s], u).angular;
     arm[s] = p - poses[s]->com;
   }
   const double reach = c.radius[0] + 0.5 * k.gap, distance = k.gap + c.radius[0] + c.radius[1];
@@ -296,9 +305,9 @@ void MultibodySystem::apply_inverse_mass(std::size_t i, Rows&& rows) const {
 }
 
 void MultibodySystem::switches(const Vector& x, double* out) const {
-  body_poses(m_, x.head(m_.nq), poses_);
+  place_bodies(x);
   for (const auto& c : m_.contacts) {
-    const ContactKinematics k = acting_kinematics(c, contact_poses(c, poses_), x.data() + m_.nq);
+    const ContactGap k = acting_gap(c);
     contact_switches(c.law, -k.gap, -k.gap_rate, out);
     out += contact_switch_count(c.law);
   }

@@ -66,9 +66,11 @@ class MultibodySystem {
   // the rate), so the rows and the rate are left out: a body resting on some
   // of its spheres holds the others up in the air.
   ContactKinematics acting_kinematics(const Contact& c, const ContactPoses& poses, const double* u) const;
-  // Adds contact c's friction at `slip` under normal force lambda to f; returns the force on B (world).
-  Eigen::Vector3d add_friction(const Contact& c, const ContactPoses& poses, const ContactSlip& slip, double lambda,
-                               Eigen::Ref<Vector> f) const;
+  // Every body's pose and motion at x, into poses_ and motions_.
+  void place_bodies(const Eigen::Ref<const Vector>& x) const;
+  // Contact c's gap, normal and arms from poses_, and its gap rate from
+  // motions_ where its law reads it (acting_kinematics() without the rows).
+  ContactGap acting_gap(const Contact& c) const;
   // Contact c's friction terms of force_derivatives() at speeds u (its bodies
   // at `poses`; normal_slope[t] is -d(lambda)/d(xi_t)), and those by speed
   // alone, which return the friction law's slope at the slip they used.
@@ -84,7 +86,14 @@ class MultibodySystem {
   std::vector<Eigen::Matrix3d> inverse_inertia_;  // per body
   int switch_count_ = 0;
   mutable std::array<Matrix, 2> jacobian_work_;   // jacobian()'s force derivatives: a step allocates nothing
-  mutable std::vector<BodyPose> poses_;           // every body's pose, computed once per call that needs them
+  // Every body's pose and motion, computed once per call that needs them, and
+  // the world force and moment (about its centre of mass) the contacts put on it.
+  struct Wrench {
+    Eigen::Vector3d force, moment;
+  };
+  mutable std::vector<BodyPose> poses_;
+  mutable std::vector<BodyMotion> motions_;
+  mutable std::vector<Wrench> wrenches_;
 };
 
 }  // namespace dropsim
