@@ -68,6 +68,7 @@ void MultibodySystem::place_bodies(const Eigen::Ref<const Vector>& x) const {
   for (std::size_t i = 0; i < m_.bodies.size(); ++i) motions_[i] = body_motion(m_.bodies[i], poses_[i], u);
 }
 
+// Inlined into both callers, as the per-contact kinematics it calls (sim/kinematics.hpp).
 [[gnu::always_inline]] inline ContactGap MultibodySystem::acting_gap(const Contact& c) const {
   ContactGap k = contact_separation(c, contact_poses(c, poses_));
   if (!(k.gap >= 0.0) || !pushes_only_in_contact(c.law)) k.gap_rate = contact_gap_rate(c, contact_motions(c, motions_), k);
