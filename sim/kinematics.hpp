@@ -89,11 +89,13 @@ Eigen::VectorXd configuration_difference(const MultibodyModel& model, const Eige
 // side computes it once per body and every contact point on the body reads it.
 struct BodyMotion {
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero(), angular = Eigen::Vector3d::Zero();
+  // The velocity of the body point at `arm` (world) from the centre of mass.
+  Eigen::Vector3d at(const Eigen::Vector3d& arm) const { return velocity + angular.cross(arm); }
 };
 inline BodyMotion body_motion(const Body& body, const BodyPose& pose, const double* u);
 // The velocity of the world point p moving with the body.
 inline Eigen::Vector3d point_velocity(const BodyPose& pose, const BodyMotion& motion, const Eigen::Vector3d& p) {
-  return motion.velocity + motion.angular.cross(p - pose.com);
+  return motion.at(p - pose.com);
 }
 // f (the body's nu-block of generalised forces) += the generalised force of a
 // world force through the centre of mass and a world moment about it.
@@ -345,9 +347,8 @@ inline ContactKinematics contact_kinematics(const MultibodyModel& model, const C
 
 [[gnu::always_inline]] inline double contact_gap_rate(const Contact& c, const ContactMotions& motions, const ContactGap& k) {
   // The sphere centres' relative velocity along the normal: the normal's own turning is perpendicular to it.
-  Eigen::Vector3d relative = motions[0]->velocity + motions[0]->angular.cross(k.arm[0]);
-  if (c.type == ContactType::sphere_sphere)
-    relative = motions[1]->velocity + motions[1]->angular.cross(k.arm[1]) - relative;
+  Eigen::Vector3d relative = motions[0]->at(k.arm[0]);
+  if (c.type == ContactType::sphere_sphere) relative = motions[1]->at(k.arm[1]) - relative;
   return k.normal.dot(relative);
 }
 

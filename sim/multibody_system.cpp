@@ -55,10 +55,20 @@ void MultibodySystem::position_rate(const Vector& x, Vector& dxdt) const {
   }
 }
 
+namespace {
+
+// Whether contact c's law reads the gap rate (and so the rows) at k's gap:
+// apart, a law that pushes only in contact does not. A NaN gap reads them.
+bool law_reads_rate(const Contact& c, const ContactGap& k) {
+  return !(k.gap >= 0.0) || !pushes_only_in_contact(c.law);
+}
+
+}  // namespace
+
 ContactKinematics MultibodySystem::acting_kinematics(const Contact& c, const ContactPoses& poses,
                                                      const double* u) const {
   ContactKinematics k{contact_separation(c, poses)};
-  if (!(k.gap >= 0.0) || !pushes_only_in_contact(c.law)) add_contact_rows(m_, c, poses, u, k);
+  if (law_reads_rate(c, k)) add_contact_rows(m_, c, poses, u, k);
   return k;
 }
 
@@ -71,7 +81,7 @@ void MultibodySystem::place_bodies(const Eigen::Ref<const Vector>& x) const {
 // Inlined into both callers, as the per-contact kinematics it calls (sim/kinematics.hpp).
 [[gnu::always_inline]] inline ContactGap MultibodySystem::acting_gap(const Contact& c) const {
   ContactGap k = contact_separation(c, contact_poses(c, poses_));
-  if (!(k.gap >= 0.0) || !pushes_only_in_contact(c.law)) k.gap_rate = contact_gap_rate(c, contact_motions(c, motions_), k);
+  if (law_reads_rate(c, k)) k.gap_rate = contact_gap_rate(c, contact_motions(c, motions_), k);
   return k;
 }
 
