@@ -206,6 +206,9 @@ std::vector<ContactSuite>& contact_suites() {
 // One way of running the suite at one tolerance.
 enum class Family {
   dropsim,
+  // The same run recording the state alone (RunSettings::derive_columns false), then F/(M g) derived from it:
+  // what floor+reports records, where dropsim_dopri5 records every column as `dropsim run` does.
+  dropsim_states,
   dropsim_summary,
   dropsim_hdf5,
   floor,
@@ -228,7 +231,8 @@ enum class Family {
 };
 // In the order of the tables and the figure's legend.
 constexpr Family all_families[] = {
-    Family::dropsim,           Family::dropsim_summary,    Family::dropsim_hdf5,       Family::floor,
+    Family::dropsim,           Family::dropsim_states,    Family::dropsim_summary,    Family::dropsim_hdf5,
+    Family::floor,
     Family::floor_reports,     Family::simbody_rkmerson,   Family::simbody_cpodes,     Family::dropsim_rk_merson,
     Family::dropsim_cvode_bdf, Family::dropsim_cvode_adams, Family::dropsim_arkode_erk, Family::dropsim_arkode_dirk,
     Family::contact_dropsim_dopri5, Family::contact_dropsim_no_attribution, Family::contact_floor,
@@ -241,6 +245,7 @@ bool multi_contact(Family f) {
 const char* name(Family f) {
   switch (f) {
     case Family::dropsim: return "dropsim_dopri5";
+    case Family::dropsim_states: return "dropsim_dopri5_states";
     case Family::dropsim_summary: return "dropsim_dopri5_summary";
     case Family::dropsim_hdf5: return "dropsim_dopri5+hdf5";
     case Family::floor: return "floor";
@@ -353,6 +358,7 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
     std::vector<double> fn;
     switch (c.family) {
       case Family::dropsim:
+      case Family::dropsim_states:
       case Family::dropsim_summary:
       case Family::dropsim_hdf5:
       case Family::dropsim_rk_merson:
@@ -369,11 +375,13 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         // error is that of the recorded run: the same trajectory, bit for bit.
         run.record_samples = measure || c.family != Family::dropsim_summary;
         if (c.family == Family::dropsim_summary) run.attribute_stiffness = false;
+        run.derive_columns = c.family != Family::dropsim_states;
         // One trace per run kept across iterations, as a batch tool would keep
         // its buffers (a fresh 0.5 MB trace per run costs page faults, not physics).
         static std::vector<dropsim::Trace> traces(s.scenarios.size());
         dropsim::Trace& t = traces[i];
         dropsim::simulate(sc.drop(), run, t);
+        if (c.family == Family::dropsim_states) dropsim::derive_force_normalized(sc.drop(), t);
         if (c.family == Family::dropsim_hdf5)
           dropsim::io::write_trace_hdf5((h5_dir / (sc.name + ".h5")).string(), sc, t);
         benchmark::DoNotOptimize(t.force.data());
@@ -557,6 +565,7 @@ nlohmann::json summarize(bool short_mode) {
     };
     ratio("dropsim / floor", "dropsim_dopri5", "floor+reports");
     ratio("dropsim / floor (no reports)", "dropsim_dopri5", "floor");
+    ratio("dropsim recording the state, F/(Mg) derived / floor", "dropsim_dopri5_states", "floor+reports");
     ratio("dropsim summary-only (sweeps) / floor", "dropsim_dopri5_summary", "floor+reports");
     ratio("dropsim+hdf5 / floor", "dropsim_dopri5+hdf5", "floor+reports");
     ratio("simbody_cpodes / dropsim", "simbody_cpodes", "dropsim_dopri5");
@@ -630,8 +639,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
 
   const std::vector<double> rtols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
-  for (Family f : {Family::dropsim, Family::dropsim_summary, Family::dropsim_hdf5, Family::floor,
-                   Family::floor_reports})
+  for (Family f : {Family::dropsim, Family::dropsim_states, Family::dropsim_summary, Family::dropsim_hdf5,
+                   Family::floor, Family::floor_reports})
     for (double r : rtols) configs.push_back({f, r});
   for (double r : rtols) configs.push_back({Family::dropsim_rk_merson, r});
   if (dropsim::integrators::sundials_available())

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -191,6 +192,8 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
 }  // namespace
 
 void write_trace_hdf5(const std::string& path, const Scenario& scenario, const Trace& t) {
+  if (!t.columns_complete())
+    throw std::logic_error("write_trace_hdf5: the trace's columns are not derived (derive_columns() first)");
   // Sized so that an uncompressed trace fits in the driver's first block.
   const std::size_t sample_bytes = sizeof(double) * (8 + 3 * t.contacts + t.nq + t.nu);
   write_hdf5_file(path, t.samples() * sample_bytes + (1 << 16),

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
 #include "dropsim/io/atomic_file.hpp"
 #include "dropsim/io/io_error.hpp"
@@ -21,6 +22,8 @@ void write_trace_sto(std::ostream& out, const std::string& name, const Trace& tr
                                      "contact.ground.force.Y",
                                      "contact.ground.force.Z"};
   const std::size_t n = trace.samples();
+  if (trace.force.size() != n)
+    throw std::logic_error("write_trace_sto: the trace's force column is not derived (derive_columns() first)");
   out << name << "\nversion=1\nnRows=" << n << "\nnColumns=" << labels.size() << "\ninDegrees=no\nendheader\n";
   for (std::size_t c = 0; c < labels.size(); ++c) out << (c ? "\t" : "") << labels[c];
   out << "\n";

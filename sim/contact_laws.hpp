@@ -199,6 +199,14 @@ class HuntCrossleyFormSampler {
     return {undamped_ ? elastic_force : hunt_crossley(elastic_force, xdot, dissipation_),
             hertz_energy(elastic_force, x)};
   }
+  // The same force without the branch on contact, which a loop over samples
+  // then vectorises (a separated contact is a select, not a jump).
+  double force(double x, double xdot) const {
+    const double touching = x > 0.0 ? x : 0.0;  // hertz_force's expression, at 0 when separated
+    const double elastic_force = (4.0 / 3.0) * modulus_ * touching * std::sqrt(radius_ * touching);
+    const double f = undamped_ ? elastic_force : hunt_crossley(elastic_force, xdot, dissipation_);
+    return x > 0.0 ? f : 0.0;
+  }
 
  private:
   double modulus_, radius_, dissipation_;

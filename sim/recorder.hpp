@@ -9,10 +9,14 @@
 //   void finish(bool kept);                           // flush; the summary's final indentation made relative
 // where Observation has .mechanical (J), .force_normalized (F/(Mg)) and
 // .indentation (what finish() turns into the summary's final indentation).
-// Optionally, for summary-only runs:
+// Optionally:
 //   std::optional<SampleBounds> range_bounds(const State& low, const State& high) const;
 // bounds on F/(Mg) and the mechanical energy of any state within [low, high],
-// or none where it cannot bound them (then every sample is evaluated).
+// or none where it cannot bound them (then every sample is evaluated); and
+//   void keep_states(const double* times, const State* states, std::size_t n);
+// for probes whose recorded samples are their states alone (finish() derives
+// the rest from them): keep() is then never called, and a recorded run, like a
+// summary-only one, evaluates a sample only where it can change the summary.
 // The recorder checks the energy, keeps the summary and decides divergence;
 // the probe decides how a sample is evaluated and stored.
 #pragma once
@@ -83,6 +87,10 @@ class Recorder {
   static constexpr bool bounds_chunks = requires(const Probe& p, const State& s) {
     { p.range_bounds(s, s) } -> std::same_as<std::optional<SampleBounds>>;
   };
+  // Probes that record the state alone at a sample and derive the rest when the run ends.
+  static constexpr bool keeps_states = requires(Probe& p, const double* t, const State* s) {
+    p.keep_states(t, s, std::size_t{});
+  };
   // Dense outputs that bound a step's samples without evaluating them.
   template <class Dense>
   static constexpr bool bounds_samples = requires(const Dense& d, State& s) {
@@ -108,23 +116,32 @@ class Recorder {
     const double energy_bound = energy_bound_, tau_per_second = tau_per_second_;
     Probe& probe = probe_;  // one load per sample fewer than through *this
     std::size_t taken = 0;
-    if constexpr (!keep && bounds_chunks && bounds_samples<Dense>) {
-      // Summary only, from the interpolant's bounds over the step: the others are not even interpolated.
+    constexpr bool skips_laws = (!keep || keeps_states) && bounds_chunks;
+    bool only_last_of_step = false;
+    if constexpr (skips_laws && bounds_samples<Dense>) {
+      // From the interpolant's bounds over the step: summary only, the others are not even
+      // interpolated; recording states, they are interpolated and kept, not evaluated.
       State low, high;
-      if (count > 1 && dense.bounds(times[0], times[count - 1], low, high) &&
-          only_last_counts(summary, low, high)) {
+      only_last_of_step = count > 1 && dense.bounds(times[0], times[count - 1], low, high) &&
+                          only_last_counts(summary, low, high);
+      if (!keep && only_last_of_step) {
         summary.samples += count - 1;
         taken = count - 1;
       }
     }
     while (taken < count) {
       const std::size_t n = std::min(chunk_size, count - taken);
-      for (std::size_t i = 0; i < n; ++i) dense(times[taken + i], states[i]);
+      const double* const chunk_times = times + taken;
+      for (std::size_t i = 0; i < n; ++i) dense(chunk_times[i], states[i]);
       std::size_t i = 0;
-      if constexpr (!keep && bounds_chunks) {
-        // Summary only, from the chunk's interpolated states: the law is skipped at the others;
+      if constexpr (skips_laws) {
+        // From the chunk's interpolated states: the law is skipped at the others;
         // the summary is the same to the bit.
-        if (n > 1) {
+        if (only_last_of_step) {
+          i = taken + n == count ? n - 1 : n;
+          summary.samples += i;
+          taken += i;
+        } else if (n > 1) {
           State low = states[0], high = low, sum = low;
           for (std::size_t k = 1; k < n; ++k) {
             low = low.cwiseMin(states[k]);
@@ -144,12 +161,14 @@ class Recorder {
         if (!(observation.mechanical <= energy_bound)) {  // also NaN
           diverged_at_ = t;
           trace_.summary = summary;
+          if constexpr (keep && keeps_states) probe.keep_states(chunk_times, states.data(), i);
           return taken;
         }
         summarise_sample(summary, t, tau_per_second, observation.force_normalized);
         summary.equilibrium_indentation_relative = observation.indentation;  // made relative in finish()
-        if constexpr (keep) probe.keep(t, states[i], observation);
+        if constexpr (keep && !keeps_states) probe.keep(t, states[i], observation);
       }
+      if constexpr (keep && keeps_states) probe.keep_states(chunk_times, states.data(), n);
     }
     trace_.summary = summary;
     return taken;

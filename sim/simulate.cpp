@@ -4,7 +4,6 @@
 #include "dropsim/sim/recorder.hpp"
 #include "dropsim/sim/run_estimate.hpp"
 
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -18,11 +17,12 @@ namespace {
 //
 // The adaptive driver hands over each step's samples at once with the step's
 // dense output; the sampler evaluates the contact law and the energies inline,
-// with the law's kind tested once per step. Recorded samples gather in a block
-// of a few KB (time, q, u, the contact force, the elastic energy); a full block
-// gets its other eight columns in one vectorised pass while it is in L1, and
-// all thirteen are appended to the trace. No column is zero-filled or grown
-// per sample. A summary-only run (sweeps) writes nothing per sample.
+// with the law's kind tested once per step. A recorded sample is its time and
+// state alone (keep_states): like a summary-only run (sweeps), a recorded run
+// evaluates the law only at the samples that can change the summary, and the
+// trace's other columns are derived from the state in one pass when the run
+// ends (derive_columns). Per sample, the run then writes three doubles instead
+// of thirteen through a staging block.
 class DropProbe {
  public:
   using State = DropSystem::Vector;
@@ -30,13 +30,12 @@ class DropProbe {
   struct Observation {
     double mechanical, force_normalized;
     double indentation;  // y: the summary's final indentation, made relative in finish()
-    double velocity;     // v
-    double contact_force, elastic;
   };
 
-  DropProbe(const DropModel& model, Trace& trace)
+  DropProbe(const DropModel& model, Trace& trace, bool derive_columns = true)
       : model_(model),
         trace_(trace),
+        derive_columns_(derive_columns),
         tau_per_second_(std::sqrt(model.gravity / model.characteristic_length)),
         // F/(Mg) by a multiplication: a division per sample was the sample loop's longest latency.
         spheres_per_weight_(model.spheres / (model.mass * model.gravity)),
@@ -58,23 +57,29 @@ class DropProbe {
   }
 
   // state -> Observation, with the model's constants by value (locals of the
-  // recorder's loop, which the block's stores cannot alias).
+  // recorder's loop, which the trace's stores cannot alias).
   template <class ContactSampler>
-  auto sampler(ContactSampler contact_sampler) const {
-    return [contact_sampler, energies = DropEnergies(model_), spheres_per_weight = spheres_per_weight_](
-               const State& s) {
+  static auto sampler(ContactSampler contact_sampler, DropEnergies energies, double spheres_per_weight) {
+    return [contact_sampler, energies, spheres_per_weight](const State& s) {
       const double y = s[0], v = s[1];
       const ContactSample contact = contact_sampler(-y, -v);
       const Energies e = energies(y, v, contact.elastic_energy);
-      // F/(Mg), as derive_drop_samples computes it
-      return Observation{e.mechanical(), contact.force * spheres_per_weight, y, v, contact.force, e.elastic};
+      return Observation{e.mechanical(), contact.force * spheres_per_weight, y};
     };
+  }
+
+  // f(contact_sampler): the law with its kind tested once, for a run's or a pass's loop.
+  template <class F>
+  auto with_contact_sampler(F f) const {
+    if (hunt_crossley_form(model_.law.kind)) return f(HuntCrossleyFormSampler(model_.law));
+    return f([&law = model_.law](double x, double xdot) { return contact_sample(law, x, xdot); });
   }
 
   template <class F>
   std::size_t with_sampler(F f) const {
-    if (hunt_crossley_form(model_.law.kind)) return f(sampler(HuntCrossleyFormSampler(model_.law)));
-    return f(sampler([&law = model_.law](double x, double xdot) { return contact_sample(law, x, xdot); }));
+    return with_contact_sampler([&](auto contact_sampler) {
+      return f(sampler(contact_sampler, DropEnergies(model_), spheres_per_weight_));
+    });
   }
 
   // Bounds on F/(Mg) and the mechanical energy of states whose y and v lie in
@@ -89,14 +94,18 @@ class DropProbe {
                         DropEnergies(model_)(high[0], speed, deepest.elastic_energy).mechanical()};
   }
 
-  // From the observation, not the state: its y and v are in registers already.
-  void keep(double t, const State& /*s*/, const Observation& o) {
-    block_[time][pending_] = t;
-    block_[q][pending_] = o.indentation;
-    block_[u][pending_] = o.velocity;
-    block_[contact_force][pending_] = o.contact_force;
-    block_[elastic][pending_] = o.elastic;
-    if (++pending_ == block_size) flush();
+  void keep_states(const double* times, const State* states, std::size_t n) {
+    Trace& tr = trace_;
+    tr.time.insert(tr.time.end(), times, times + n);
+    const std::size_t from = tr.q.size();
+    tr.q.resize(from + n);  // then written through pointers: push_back reloaded the end at every sample
+    tr.u.resize(from + n);
+    double* __restrict q = tr.q.data() + from;
+    double* __restrict u = tr.u.data() + from;
+    for (std::size_t i = 0; i < n; ++i) {
+      q[i] = states[i][0];
+      u[i] = states[i][1];
+    }
   }
 
   void finish(bool kept) {
@@ -104,65 +113,79 @@ class DropProbe {
     const double radius = model_.law.radius;
     summary.equilibrium_indentation_relative =
         summary.samples > 0 && radius > 0.0 ? -summary.equilibrium_indentation_relative / radius : 0.0;
-    if (kept) flush();
+    if (kept && derive_columns_) derive_columns();
+  }
+
+  // The trace's columns other than time, q and u, from them, with the
+  // sampler's expressions: bitwise what evaluating each sample in the run gave.
+  void derive_columns() const {
+    with_contact_sampler([&](auto contact_sampler) { derive_columns(contact_sampler); });
+  }
+  void derive_force_normalized() const {
+    Trace& tr = trace_;
+    const std::size_t n = tr.time.size();
+    tr.force_normalized.resize(n);
+    const double* __restrict q = tr.q.data();
+    const double* __restrict u = tr.u.data();
+    double* __restrict force_normalized = tr.force_normalized.data();
+    const double spheres_per_weight = spheres_per_weight_;
+    if (hunt_crossley_form(model_.law.kind)) {
+      const HuntCrossleyFormSampler law(model_.law);
+      for (std::size_t i = 0; i < n; ++i) force_normalized[i] = law.force(-q[i], -u[i]) * spheres_per_weight;
+    } else {
+      for (std::size_t i = 0; i < n; ++i)
+        force_normalized[i] = contact_sample(model_.law, -q[i], -u[i]).force * spheres_per_weight;
+    }
   }
 
  private:
-  static constexpr std::size_t block_size = 96;  // 13 columns of it: ~10 KB, within L1
-  enum Column { time, q, u, contact_force, elastic, tau, force, force_normalized, indentation,
-                indentation_relative, kinetic, potential, dissipated, column_count };
-
-  void flush() {
-    const std::size_t n = pending_;
-    auto& b = block_;
-    derive_drop_samples(n, model_, tau_per_second_, spheres_per_weight_, initial_energy_, b[time].data(),
-                        b[q].data(), b[u].data(), b[contact_force].data(), b[elastic].data(), b[tau].data(),
-                        b[force].data(), b[force_normalized].data(), b[indentation].data(),
-                        b[indentation_relative].data(), b[kinetic].data(), b[potential].data(),
-                        b[dissipated].data());
+  template <class ContactSampler>
+  void derive_columns(const ContactSampler contact_sampler) const {
     Trace& tr = trace_;
-    const std::array<std::vector<double>*, column_count> columns = {
-        &tr.time, &tr.q, &tr.u, &tr.contact_force, &tr.elastic, &tr.tau, &tr.force, &tr.force_normalized,
-        &tr.indentation, &tr.indentation_relative, &tr.kinetic, &tr.potential, &tr.dissipated};
-    for (int c = 0; c < column_count; ++c) columns[c]->insert(columns[c]->end(), b[c].data(), b[c].data() + n);
-    pending_ = 0;
-  }
-  // The eight derived columns of n samples from the five recorded ones, with
-  // the summary's constants and expressions (bitwise equal to computing them
-  // per sample). __restrict (distinct columns) and the model's constants in
-  // locals (they cannot alias the columns) let GCC vectorise the loop.
-  static void derive_drop_samples(std::size_t n, const DropModel& model, double tau_per_second,
-                                  double spheres_per_weight, double initial_energy, const double* __restrict time_in,
-                                  const double* __restrict q_in, const double* __restrict u_in,
-                                  const double* __restrict contact_force_in,
-                                  const double* __restrict elastic_in, double* __restrict tau_out,
-                                  double* __restrict force_out, double* __restrict force_normalized_out,
-                                  double* __restrict indentation_out, double* __restrict indentation_relative_out,
-                                  double* __restrict kinetic_out, double* __restrict potential_out,
-                                  double* __restrict dissipated_out) {
-    const DropEnergies energies(model);
-    const double radius = model.law.radius, spheres = model.spheres;
+    const std::size_t n = tr.time.size();
+    std::vector<double>* const columns[] = {&tr.tau,         &tr.force,   &tr.force_normalized,
+                                            &tr.contact_force, &tr.indentation, &tr.indentation_relative,
+                                            &tr.kinetic,     &tr.potential, &tr.elastic, &tr.dissipated};
+    for (auto* c : columns) c->resize(n);
+    const double* __restrict time = tr.time.data();
+    const double* __restrict q = tr.q.data();
+    const double* __restrict u = tr.u.data();
+    double* __restrict tau = tr.tau.data();
+    double* __restrict force = tr.force.data();
+    double* __restrict force_normalized = tr.force_normalized.data();
+    double* __restrict contact_force = tr.contact_force.data();
+    double* __restrict indentation = tr.indentation.data();
+    double* __restrict indentation_relative = tr.indentation_relative.data();
+    double* __restrict kinetic = tr.kinetic.data();
+    double* __restrict potential = tr.potential.data();
+    double* __restrict elastic = tr.elastic.data();
+    double* __restrict dissipated = tr.dissipated.data();
+    const DropEnergies energies(model_);
+    const double radius = model_.law.radius, spheres = model_.spheres, spheres_per_weight = spheres_per_weight_,
+                 tau_per_second = tau_per_second_, initial_energy = initial_energy_;
     for (std::size_t i = 0; i < n; ++i) {
-      const double y = q_in[i], f = spheres * contact_force_in[i];
-      tau_out[i] = time_in[i] * tau_per_second;
-      force_out[i] = f;
-      force_normalized_out[i] = contact_force_in[i] * spheres_per_weight;
-      indentation_out[i] = -y;
-      indentation_relative_out[i] = radius > 0.0 ? -y / radius : 0.0;
-      const Energies e = energies(y, u_in[i], 0.0);  // elastic is recorded already
-      kinetic_out[i] = e.kinetic;
-      potential_out[i] = e.potential;
+      const double y = q[i], v = u[i];
+      const ContactSample contact = contact_sampler(-y, -v);
+      const Energies e = energies(y, v, contact.elastic_energy);
+      tau[i] = time[i] * tau_per_second;
+      contact_force[i] = contact.force;
+      force[i] = spheres * contact.force;
+      force_normalized[i] = contact.force * spheres_per_weight;
+      indentation[i] = -y;
+      indentation_relative[i] = radius > 0.0 ? -y / radius : 0.0;
+      kinetic[i] = e.kinetic;
+      potential[i] = e.potential;
+      elastic[i] = e.elastic;
       // From the energy balance: all mechanical energy the contacts removed.
-      dissipated_out[i] = initial_energy - (e.kinetic + e.potential + elastic_in[i]);
+      dissipated[i] = initial_energy - (e.kinetic + e.potential + e.elastic);
     }
   }
 
   const DropModel& model_;
   Trace& trace_;
+  const bool derive_columns_;
   const double tau_per_second_, spheres_per_weight_, initial_energy_;
   const bool bounds_chunks_;
-  std::array<std::array<double, block_size>, column_count> block_;
-  std::size_t pending_ = 0;  // samples in block_
 };
 
 }  // namespace
@@ -175,8 +198,14 @@ Trace simulate(const DropModel& model, const RunSettings& run) {
 
 void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
   const DropSystem system(model);
-  DropProbe probe(model, trace);
+  DropProbe probe(model, trace, run.derive_columns);
   record_run(system, system.initial_state(), with_adaptive_step_cap(model, run), probe, trace);
+}
+
+void derive_columns(const DropModel& model, Trace& trace) { DropProbe(model, trace).derive_columns(); }
+
+void derive_force_normalized(const DropModel& model, Trace& trace) {
+  DropProbe(model, trace).derive_force_normalized();
 }
 
 }  // namespace dropsim

@@ -16,6 +16,12 @@ struct RunSettings {
   // false: no stiffness attribution (stats' stability-bound counts stay 0): a
   // Jacobian and its modes per accepted step that a sweep's summary never shows
   bool attribute_stiffness = true;
+  // false: a recorded drop trace holds time, q and u alone, and the run skips
+  // the contact law at the samples that cannot change the summary, as a
+  // summary-only run does; derive_columns() or derive_force_normalized() fills
+  // the other columns from the state when they are wanted (docs/performance.md).
+  // Multibody runs record every column either way.
+  bool derive_columns = true;
 };
 
 // Simulates the drop. Never throws on numerical trouble: a run that blows up
@@ -26,6 +32,13 @@ Trace simulate(const DropModel& model, const RunSettings& run);
 // then write into memory already mapped instead of faulting in fresh pages
 // for every run, which costs more than the integration itself.
 void simulate(const DropModel& model, const RunSettings& run, Trace& trace);
+
+// The columns of a drop trace recorded with RunSettings::derive_columns false,
+// from its time, q and u: bitwise what a run that derives them records.
+// Every column (what the trace writers need):
+void derive_columns(const DropModel& model, Trace& trace);
+// F/(M g) alone, the quantity the paper's figures plot:
+void derive_force_normalized(const DropModel& model, Trace& trace);
 
 // The drop's energies at state (y, v); potential is zero at touchdown height.
 struct Energies {

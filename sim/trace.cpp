@@ -30,6 +30,15 @@ void Trace::clear() {
   summary = {};
 }
 
+bool Trace::columns_complete() const {
+  const std::size_t n = samples(), per_contact = n * static_cast<std::size_t>(contacts);
+  for (const auto* v : {&tau, &force, &force_normalized, &kinetic, &potential, &elastic, &dissipated})
+    if (v->size() != n) return false;
+  for (const auto* v : {&contact_force, &indentation, &indentation_relative})
+    if (v->size() != per_contact) return false;
+  return q.size() == n * static_cast<std::size_t>(nq) && u.size() == n * static_cast<std::size_t>(nu);
+}
+
 double Trace::final_indentation_relative() const {
   if (time.empty() || contacts == 0) return 0.0;
   double sum = 0.0;

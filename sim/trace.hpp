@@ -81,6 +81,9 @@ struct Trace {
   TraceSummary summary;
 
   std::size_t samples() const { return time.size(); }
+  // Whether every column holds every sample: false for a drop recorded with
+  // RunSettings::derive_columns false until derive_columns() has run.
+  bool columns_complete() const;
   void reserve(std::size_t n);
   void clear();  // back to a default Trace, keeping the buffers' capacity
 

@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 
 #include "dropsim/io/scenario.hpp"
 #include "tests/support/h5_read.hpp"
@@ -52,6 +54,26 @@ TEST(Hdf5Trace, ReusedMemoryCarriesNoBytesOfTheFileBefore) {
   ASSERT_GE(file, 0);
   EXPECT_EQ(dropsim::test::read_doubles(file, "/force_normalized"), small.force_normalized);
   EXPECT_EQ(dropsim::test::read_doubles(file, "/energy/dissipated"), small.dissipated);
+  H5Fclose(file);
+}
+
+// A trace that records the state alone is written only once its columns are derived:
+// before, the writer refuses it and leaves no file.
+TEST(Hdf5Trace, StatesOnlyTraceIsWrittenOnlyOnceDerived) {
+  auto human = dropsim::io::load_scenario(paper_scenario_path("human62_alpha-scaled"));
+  const dropsim::Trace full = dropsim::simulate(human.drop(), human.run);
+  human.run.derive_columns = false;
+  dropsim::Trace states = dropsim::simulate(human.drop(), human.run);
+  const std::string path = (scratch() / "states_only.h5").string();
+  std::filesystem::remove(path);
+  EXPECT_THROW(dropsim::io::write_trace_hdf5(path, human, states), std::logic_error);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  dropsim::derive_columns(human.drop(), states);
+  dropsim::io::write_trace_hdf5(path, human, states);
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  EXPECT_EQ(dropsim::test::read_doubles(file, "/force_normalized"), full.force_normalized);
+  EXPECT_EQ(dropsim::test::read_doubles(file, "/energy/dissipated"), full.dissipated);
   H5Fclose(file);
 }
 

@@ -246,12 +246,60 @@ TEST(SummaryOnly, SameSummaryToTheBitAsTheRecordedRun) {
           EXPECT_EQ(recorded.stats.steps, summary_only.stats.steps) << what;
           EXPECT_EQ(recorded.stats.status, summary_only.stats.status) << what;
           EXPECT_EQ(summary_only.samples(), 0u) << what << ": nothing stored";
+          // Both runs skip the law where bounds show a sample cannot change the summary;
+          // the recorded trace's columns evaluate it at every sample.
+          ASSERT_TRUE(recorded.columns_complete()) << what;
+          const std::size_t peak = recorded.peak_index();
+          double settling = 0.0;
+          for (std::size_t i = 0; i < recorded.samples(); ++i)
+            if (std::abs(recorded.force_normalized[i] - 1.0) > settling_band) settling = recorded.time[i];
+          EXPECT_EQ(a.samples, recorded.samples()) << what;
+          EXPECT_EQ(bits(a.peak_force_normalized), bits(recorded.force_normalized[peak])) << what;
+          EXPECT_EQ(bits(a.tau_of_peak), bits(recorded.tau[peak])) << what;
+          EXPECT_EQ(bits(a.settling_time), bits(settling)) << what;
+          EXPECT_EQ(bits(a.equilibrium_indentation_relative), bits(recorded.indentation_relative.back())) << what;
           ++runs;
         }
       }
     }
   }
   EXPECT_EQ(runs, 84);
+}
+
+// A run that records the state alone, its columns derived afterwards, gives
+// the run that records every column, to the bit; until derived it is refused
+// by the trace writers (tests/io).
+TEST(StatesOnly, DerivedColumnsEqualTheRecordedRunToTheBit) {
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  };
+  int runs = 0;
+  for (const char* stem : {"human62_alpha-scaled", "mouse_alpha-unscaled", "giraffe_alpha-unscaled"}) {
+    for (const ContactLawKind kind : {ContactLawKind::hunt_crossley, ContactLawKind::hertz,
+                                      ContactLawKind::smooth_hunt_crossley}) {
+      io::Scenario s = paper_scenario(stem);
+      s.drop().law.kind = kind;
+      const Trace full = simulate(s.drop(), s.run);
+      s.run.derive_columns = false;
+      Trace states = simulate(s.drop(), s.run);
+      const std::string what = std::string(stem) + " law " + std::to_string(static_cast<int>(kind));
+      ASSERT_GT(states.samples(), 100u) << what;
+      EXPECT_FALSE(states.columns_complete()) << what;
+      EXPECT_TRUE(states.force_normalized.empty()) << what;
+      EXPECT_TRUE(same(states.q, full.q) && same(states.u, full.u) && same(states.time, full.time)) << what;
+      EXPECT_EQ(states.summary.peak_force_normalized, full.summary.peak_force_normalized) << what;
+      derive_force_normalized(s.drop(), states);
+      EXPECT_TRUE(same(states.force_normalized, full.force_normalized)) << what;
+      derive_columns(s.drop(), states);
+      EXPECT_TRUE(states.columns_complete()) << what;
+      for (const auto column : {&Trace::tau, &Trace::force, &Trace::force_normalized, &Trace::contact_force,
+                                &Trace::indentation, &Trace::indentation_relative, &Trace::kinetic,
+                                &Trace::potential, &Trace::elastic, &Trace::dissipated})
+        EXPECT_TRUE(same(states.*column, full.*column)) << what;
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 9);
 }
 
 }  // namespace
