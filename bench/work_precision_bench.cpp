@@ -206,7 +206,7 @@ std::vector<ContactSuite>& contact_suites() {
 // One way of running the suite at one tolerance.
 enum class Family {
   dropsim,
-  // The same run recording the state alone (RunSettings::derive_columns false), then F/(M g) derived from it:
+  // The same run recording the state alone (RunSettings::record_states_only), then F/(M g) derived from it:
   // what floor+reports records, where dropsim_dopri5 records every column as `dropsim run` does. Without the
   // stiffness attribution, which the floor does not compute either (as the multi-contact suites' comparison).
   dropsim_states,
@@ -376,7 +376,7 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         // error is that of the recorded run: the same trajectory, bit for bit.
         run.record_samples = measure || c.family != Family::dropsim_summary;
         if (c.family == Family::dropsim_summary || c.family == Family::dropsim_states) run.attribute_stiffness = false;
-        run.derive_columns = c.family != Family::dropsim_states;
+        run.record_states_only = c.family == Family::dropsim_states;
         // One trace per run kept across iterations, as a batch tool would keep
         // its buffers (a fresh 0.5 MB trace per run costs page faults, not physics).
         static std::vector<dropsim::Trace> traces(s.scenarios.size());
@@ -385,7 +385,7 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
         if (c.family == Family::dropsim_states) dropsim::derive_force_normalized(sc.drop(), t);
         if (c.family == Family::dropsim_hdf5)
           dropsim::io::write_trace_hdf5((h5_dir / (sc.name + ".h5")).string(), sc, t);
-        benchmark::DoNotOptimize(t.force.data());
+        benchmark::DoNotOptimize(t.force_normalized.data());
         o.steps += t.stats.steps;
         o.rhs += t.stats.rhs_evaluations;
         if (measure) fn = t.force_normalized;

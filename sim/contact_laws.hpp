@@ -192,21 +192,17 @@ class HuntCrossleyFormSampler {
         radius_(law.radius),
         dissipation_(law.dissipation),
         undamped_(law.kind == ContactLawKind::hertz) {}
+  // Without a branch on contact: a separated contact is a select, not a jump,
+  // so that loops over samples vectorise (with -fno-trapping-math, which lets
+  // GCC evaluate both sides of a select).
   ContactSample operator()(double x, double xdot) const {
-    if (x <= 0.0) return {};
-    const double elastic_force = hertz_force(modulus_, radius_, x);
+    const double touching = x > 0.0 ? x : 0.0;
+    const double elastic_force = hertz_force(modulus_, radius_, touching);
     // hunt_crossley_form_force(), with the kind tested once per sampler
-    return {undamped_ ? elastic_force : hunt_crossley(elastic_force, xdot, dissipation_),
-            hertz_energy(elastic_force, x)};
+    const double force = undamped_ ? elastic_force : hunt_crossley(elastic_force, xdot, dissipation_);
+    return {x > 0.0 ? force : 0.0, hertz_energy(elastic_force, touching)};
   }
-  // The same force without the branch on contact, which a loop over samples
-  // then vectorises (a separated contact is a select, not a jump).
-  double force(double x, double xdot) const {
-    const double touching = x > 0.0 ? x : 0.0;  // hertz_force's expression, at 0 when separated
-    const double elastic_force = (4.0 / 3.0) * modulus_ * touching * std::sqrt(radius_ * touching);
-    const double f = undamped_ ? elastic_force : hunt_crossley(elastic_force, xdot, dissipation_);
-    return x > 0.0 ? f : 0.0;
-  }
+  double force(double x, double xdot) const { return (*this)(x, xdot).force; }
 
  private:
   double modulus_, radius_, dissipation_;

@@ -6,7 +6,7 @@
 //   void describe() const;                            // columns, names, units, model constants
 //   std::size_t with_sampler(F f);                    // returns f(sampler); sampler(state) -> Observation
 //   void keep(double t, const State&, const Observation&);  // a recorded sample
-//   void finish(bool kept);                           // flush; the summary's final indentation made relative
+//   void finish(bool kept);                           // completes the trace; the summary's final indentation made relative
 // where Observation has .mechanical (J), .force_normalized (F/(Mg)) and
 // .indentation (what finish() turns into the summary's final indentation).
 // Optionally:
@@ -117,7 +117,7 @@ class Recorder {
     Probe& probe = probe_;  // one load per sample fewer than through *this
     std::size_t taken = 0;
     constexpr bool skips_laws = (!keep || keeps_states) && bounds_chunks;
-    bool only_last_of_step = false;
+    bool only_last_of_step = false;  // the step's bounds showed that only its last sample needs the law
     if constexpr (skips_laws && bounds_samples<Dense>) {
       // From the interpolant's bounds over the step: summary only, the others are not even
       // interpolated; recording states, they are interpolated and kept, not evaluated.
@@ -137,7 +137,7 @@ class Recorder {
       if constexpr (skips_laws) {
         // From the chunk's interpolated states: the law is skipped at the others;
         // the summary is the same to the bit.
-        if (only_last_of_step) {
+        if (only_last_of_step) {  // recording states: every chunk is kept, only the step's last sample evaluated
           i = taken + n == count ? n - 1 : n;
           summary.samples += i;
           taken += i;
@@ -174,8 +174,8 @@ class Recorder {
     return taken;
   }
 
-  // Summary only: whether samples whose states lie in [low, high] change the
-  // summary only through their last one, which then stands for them all.
+  // Whether samples whose states lie in [low, high] change the summary only
+  // through their last one, which then stands for them all.
   bool only_last_counts(const TraceSummary& summary, const State& low, const State& high) const {
     const auto bounds = probe_.range_bounds(low, high);
     return bounds && only_last_sample_counts(summary, *bounds, energy_bound_);

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 namespace dropsim {
 
@@ -20,9 +22,8 @@ namespace {
 // with the law's kind tested once per step. A recorded sample is its time and
 // state alone (keep_states): like a summary-only run (sweeps), a recorded run
 // evaluates the law only at the samples that can change the summary, and the
-// trace's other columns are derived from the state in one pass when the run
-// ends (derive_columns). Per sample, the run then writes three doubles instead
-// of thirteen through a staging block.
+// trace's other columns are filled from the state in one pass over the trace
+// when the run ends (fill_columns), unless the run records states only.
 class DropProbe {
  public:
   using State = DropSystem::Vector;
@@ -32,10 +33,10 @@ class DropProbe {
     double indentation;  // y: the summary's final indentation, made relative in finish()
   };
 
-  DropProbe(const DropModel& model, Trace& trace, bool derive_columns = true)
+  DropProbe(const DropModel& model, Trace& trace, bool states_only = false)
       : model_(model),
         trace_(trace),
-        derive_columns_(derive_columns),
+        states_only_(states_only),
         tau_per_second_(std::sqrt(model.gravity / model.characteristic_length)),
         // F/(Mg) by a multiplication: a division per sample was the sample loop's longest latency.
         spheres_per_weight_(model.spheres / (model.mass * model.gravity)),
@@ -113,13 +114,14 @@ class DropProbe {
     const double radius = model_.law.radius;
     summary.equilibrium_indentation_relative =
         summary.samples > 0 && radius > 0.0 ? -summary.equilibrium_indentation_relative / radius : 0.0;
-    if (kept && derive_columns_) derive_columns();
+    if (kept && !states_only_) derive_columns();
   }
 
   // The trace's columns other than time, q and u, from them, with the
-  // sampler's expressions: bitwise what evaluating each sample in the run gave.
+  // sampler's expressions: what the run would have recorded had it evaluated
+  // every sample.
   void derive_columns() const {
-    with_contact_sampler([&](auto contact_sampler) { derive_columns(contact_sampler); });
+    with_contact_sampler([&](auto contact_sampler) { fill_columns(contact_sampler); });
   }
   void derive_force_normalized() const {
     Trace& tr = trace_;
@@ -140,7 +142,7 @@ class DropProbe {
 
  private:
   template <class ContactSampler>
-  void derive_columns(const ContactSampler contact_sampler) const {
+  void fill_columns(const ContactSampler contact_sampler) const {
     Trace& tr = trace_;
     const std::size_t n = tr.time.size();
     std::vector<double>* const columns[] = {&tr.tau,         &tr.force,   &tr.force_normalized,
@@ -183,7 +185,7 @@ class DropProbe {
 
   const DropModel& model_;
   Trace& trace_;
-  const bool derive_columns_;
+  const bool states_only_;
   const double tau_per_second_, spheres_per_weight_, initial_energy_;
   const bool bounds_chunks_;
 };
@@ -198,13 +200,28 @@ Trace simulate(const DropModel& model, const RunSettings& run) {
 
 void simulate(const DropModel& model, const RunSettings& run, Trace& trace) {
   const DropSystem system(model);
-  DropProbe probe(model, trace, run.derive_columns);
+  DropProbe probe(model, trace, run.record_states_only);
   record_run(system, system.initial_state(), with_adaptive_step_cap(model, run), probe, trace);
 }
 
-void derive_columns(const DropModel& model, Trace& trace) { DropProbe(model, trace).derive_columns(); }
+namespace {
+
+void check_drop_trace(const Trace& trace, const char* function) {
+  const std::size_t n = trace.samples();
+  if (trace.nq != 1 || trace.nu != 1 || trace.contacts != 1 || trace.q.size() != n || trace.u.size() != n)
+    throw std::invalid_argument(std::string(function) +
+                                ": not a drop trace (one coordinate and one contact, q and u at every sample)");
+}
+
+}  // namespace
+
+void derive_columns(const DropModel& model, Trace& trace) {
+  check_drop_trace(trace, "derive_columns");
+  DropProbe(model, trace).derive_columns();
+}
 
 void derive_force_normalized(const DropModel& model, Trace& trace) {
+  check_drop_trace(trace, "derive_force_normalized");
   DropProbe(model, trace).derive_force_normalized();
 }
 

@@ -16,12 +16,11 @@ struct RunSettings {
   // false: no stiffness attribution (stats' stability-bound counts stay 0): a
   // Jacobian and its modes per accepted step that a sweep's summary never shows
   bool attribute_stiffness = true;
-  // false: a recorded drop trace holds time, q and u alone, and the run skips
-  // the contact law at the samples that cannot change the summary, as a
-  // summary-only run does; derive_columns() or derive_force_normalized() fills
-  // the other columns from the state when they are wanted (docs/performance.md).
-  // Multibody runs record every column either way.
-  bool derive_columns = true;
+  // true: a recorded drop trace holds time, q and u alone; derive_columns() or
+  // derive_force_normalized() fills the other columns from the state when they
+  // are wanted (docs/performance.md#recording-the-state). Multibody runs record
+  // every column either way.
+  bool record_states_only = false;
 };
 
 // Simulates the drop. Never throws on numerical trouble: a run that blows up
@@ -33,8 +32,10 @@ Trace simulate(const DropModel& model, const RunSettings& run);
 // for every run, which costs more than the integration itself.
 void simulate(const DropModel& model, const RunSettings& run, Trace& trace);
 
-// The columns of a drop trace recorded with RunSettings::derive_columns false,
-// from its time, q and u: bitwise what a run that derives them records.
+// The columns of a drop trace recorded with RunSettings::record_states_only,
+// from its time, q and u: the columns of a run that records them all.
+// Throws std::invalid_argument for a trace that is not the drop's (one
+// coordinate, one contact, q and u for every sample).
 // Every column (what the trace writers need):
 void derive_columns(const DropModel& model, Trace& trace);
 // F/(M g) alone, the quantity the paper's figures plot:

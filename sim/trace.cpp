@@ -2,6 +2,7 @@
 #include "dropsim/sim/trace.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace dropsim {
 
@@ -36,11 +37,14 @@ bool Trace::columns_complete() const {
     if (v->size() != n) return false;
   for (const auto* v : {&contact_force, &indentation, &indentation_relative})
     if (v->size() != per_contact) return false;
+  if (has_friction && (friction_force.size() != per_contact || slip_speed.size() != per_contact)) return false;
   return q.size() == n * static_cast<std::size_t>(nq) && u.size() == n * static_cast<std::size_t>(nu);
 }
 
 double Trace::final_indentation_relative() const {
   if (time.empty() || contacts == 0) return 0.0;
+  if (indentation_relative.size() != samples() * static_cast<std::size_t>(contacts))
+    return std::numeric_limits<double>::quiet_NaN();  // a trace of states whose columns are not derived
   double sum = 0.0;
   const std::size_t row = (samples() - 1) * contacts;
   for (int c = 0; c < contacts; ++c) sum += indentation_relative[row + c];

@@ -82,13 +82,13 @@ struct Trace {
 
   std::size_t samples() const { return time.size(); }
   // Whether every column holds every sample: false for a drop recorded with
-  // RunSettings::derive_columns false until derive_columns() has run.
+  // RunSettings::record_states_only until derive_columns() has run.
   bool columns_complete() const;
   void reserve(std::size_t n);
   void clear();  // back to a default Trace, keeping the buffers' capacity
 
   // Summary metrics of the run.
-  double final_indentation_relative() const;  // mean over contacts at the last sample
+  double final_indentation_relative() const;  // mean over contacts at the last sample; NaN if not derived
   std::size_t peak_index() const;             // of force_normalized
   // With friction recorded (0 without): the largest friction force over normal
   // force of any pushing contact at any sample, the friction coefficient the

@@ -62,7 +62,7 @@ TEST(Hdf5Trace, ReusedMemoryCarriesNoBytesOfTheFileBefore) {
 TEST(Hdf5Trace, StatesOnlyTraceIsWrittenOnlyOnceDerived) {
   auto human = dropsim::io::load_scenario(paper_scenario_path("human62_alpha-scaled"));
   const dropsim::Trace full = dropsim::simulate(human.drop(), human.run);
-  human.run.derive_columns = false;
+  human.run.record_states_only = true;
   dropsim::Trace states = dropsim::simulate(human.drop(), human.run);
   const std::string path = (scratch() / "states_only.h5").string();
   std::filesystem::remove(path);

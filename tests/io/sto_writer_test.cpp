@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,14 @@ TEST(StoWriter, HeaderCountsMatchTheData) {
   ASSERT_FALSE(s.labels.empty());
   EXPECT_EQ(s.labels[0], "time");
   for (const auto& row : s.rows) EXPECT_EQ(row.size(), s.labels.size());
+}
+
+// A trace of states whose force column is not derived is refused, not written with garbage forces.
+TEST(StoWriter, RefusesATraceWithoutItsForceColumn) {
+  Trace t = small_trace();
+  t.force.clear();
+  std::stringstream text;
+  EXPECT_THROW(io::write_trace_sto(text, "run_a", t), std::logic_error);
 }
 
 TEST(StoWriter, ValuesSurviveTheRoundTrip) {

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "dropsim/sim/combining.hpp"
 #include "dropsim/sim/scaling.hpp"
@@ -264,40 +267,87 @@ TEST(SummaryOnly, SameSummaryToTheBitAsTheRecordedRun) {
   EXPECT_EQ(runs, 84);
 }
 
+// A trace's columns against the contact law and the energies evaluated
+// anew at each recorded state: the law to the bit, the energies to rounding.
+void expect_columns_of_states(const Trace& t, const DropModel& m, const std::string& what) {
+  ASSERT_TRUE(t.columns_complete()) << what;
+  const double weight = m.mass * m.gravity, e0 = drop_energies(m, m.initial_height, m.initial_velocity).mechanical();
+  for (std::size_t i = 0; i < t.samples(); ++i) {
+    const double y = t.q[i], v = t.u[i];
+    const ContactSample contact = contact_sample(m.law, -y, -v);
+    const Energies e = drop_energies(m, y, v);
+    const double scale = 1e-12 * (std::abs(e0) + e.kinetic + std::abs(e.potential) + e.elastic) + 1e-300;
+    ASSERT_EQ(t.contact_force[i], contact.force) << what << " sample " << i;
+    ASSERT_EQ(t.force_normalized[i], contact.force * (m.spheres / weight)) << what << " sample " << i;
+    ASSERT_EQ(t.force[i], m.spheres * contact.force) << what << " sample " << i;
+    ASSERT_EQ(t.indentation[i], -y) << what << " sample " << i;
+    ASSERT_NEAR(t.kinetic[i], e.kinetic, scale) << what << " sample " << i;
+    ASSERT_NEAR(t.potential[i], e.potential, scale) << what << " sample " << i;
+    ASSERT_NEAR(t.elastic[i], e.elastic, scale) << what << " sample " << i;
+    ASSERT_NEAR(t.dissipated[i], e0 - e.mechanical(), scale) << what << " sample " << i;
+  }
+}
+
 // A run that records the state alone, its columns derived afterwards, gives
-// the run that records every column, to the bit; until derived it is refused
-// by the trace writers (tests/io).
-TEST(StatesOnly, DerivedColumnsEqualTheRecordedRunToTheBit) {
+// the run that records every column, to the bit, and both give what the law
+// evaluated anew at every state gives: adaptive and fixed-step, every kind of
+// law, and a run that diverges (its columns end where its samples do). Until
+// derived, the trace writers refuse it (tests/io).
+TEST(StatesOnly, DerivedColumnsAreTheLawAtEveryRecordedState) {
   auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
   };
-  int runs = 0;
-  for (const char* stem : {"human62_alpha-scaled", "mouse_alpha-unscaled", "giraffe_alpha-unscaled"}) {
-    for (const ContactLawKind kind : {ContactLawKind::hunt_crossley, ContactLawKind::hertz,
-                                      ContactLawKind::smooth_hunt_crossley}) {
-      io::Scenario s = paper_scenario(stem);
-      s.drop().law.kind = kind;
-      const Trace full = simulate(s.drop(), s.run);
-      s.run.derive_columns = false;
-      Trace states = simulate(s.drop(), s.run);
-      const std::string what = std::string(stem) + " law " + std::to_string(static_cast<int>(kind));
-      ASSERT_GT(states.samples(), 100u) << what;
-      EXPECT_FALSE(states.columns_complete()) << what;
-      EXPECT_TRUE(states.force_normalized.empty()) << what;
-      EXPECT_TRUE(same(states.q, full.q) && same(states.u, full.u) && same(states.time, full.time)) << what;
-      EXPECT_EQ(states.summary.peak_force_normalized, full.summary.peak_force_normalized) << what;
-      derive_force_normalized(s.drop(), states);
-      EXPECT_TRUE(same(states.force_normalized, full.force_normalized)) << what;
-      derive_columns(s.drop(), states);
-      EXPECT_TRUE(states.columns_complete()) << what;
-      for (const auto column : {&Trace::tau, &Trace::force, &Trace::force_normalized, &Trace::contact_force,
-                                &Trace::indentation, &Trace::indentation_relative, &Trace::kinetic,
-                                &Trace::potential, &Trace::elastic, &Trace::dissipated})
-        EXPECT_TRUE(same(states.*column, full.*column)) << what;
-      ++runs;
+  struct Case {
+    const char* stem;
+    ContactLawKind kind;
+    integrators::Method method;
+    double step;  // fixed-step methods; the output interval is scaled by 20 for the one that must diverge
+  };
+  const Case cases[] = {
+      {"human62_alpha-scaled", ContactLawKind::hunt_crossley, integrators::Method::dopri5, 0.0},
+      {"mouse_alpha-unscaled", ContactLawKind::hertz, integrators::Method::dopri5, 0.0},
+      {"giraffe_alpha-unscaled", ContactLawKind::smooth_hunt_crossley, integrators::Method::dopri5, 0.0},
+      {"human62_alpha-unscaled", ContactLawKind::linear_damped, integrators::Method::dopri5, 0.0},
+      {"emu2_alpha-scaled", ContactLawKind::hunt_crossley, integrators::Method::rk4, 1e-4},
+      {"mouse_alpha-scaled", ContactLawKind::hertz, integrators::Method::euler, 1.0},  // undamped, h omega 0.4
+  };
+  int diverged = 0;
+  for (const Case& c : cases) {
+    io::Scenario s = paper_scenario(c.stem);
+    DropModel& m = s.drop();
+    m.law.kind = c.kind;
+    if (c.kind == ContactLawKind::linear_damped) {  // a spring holding the weight at a tenth of the radius
+      m.law.stiffness = 10.0 * m.mass * m.gravity / (m.spheres * m.law.radius);
+      m.law.damping = 0.2 * m.law.stiffness * std::sqrt(m.mass / m.spheres / m.law.stiffness);
     }
+    s.run.integrator.method = c.method;
+    s.run.integrator.step = c.step;
+    if (c.method == integrators::Method::euler) s.run.output_interval *= 20.0;  // steps of the output interval
+    const Trace full = simulate(m, s.run);
+    s.run.record_states_only = true;
+    Trace states = simulate(m, s.run);
+    const std::string what = std::string(c.stem) + " " + std::string(to_string(c.kind)) + " " +
+                             std::string(integrators::info(c.method).name);
+    ASSERT_GT(full.samples(), 10u) << what;
+    diverged += full.stats.status == integrators::Status::diverged;
+    expect_columns_of_states(full, m, what);
+    EXPECT_FALSE(states.columns_complete()) << what;
+    EXPECT_TRUE(states.force_normalized.empty()) << what;
+    EXPECT_TRUE(same(states.q, full.q) && same(states.u, full.u) && same(states.time, full.time)) << what;
+    EXPECT_EQ(states.summary.peak_force_normalized, full.summary.peak_force_normalized) << what;
+    EXPECT_EQ(states.stats.status, full.stats.status) << what;
+    derive_force_normalized(m, states);
+    EXPECT_TRUE(same(states.force_normalized, full.force_normalized)) << what;
+    derive_columns(m, states);
+    for (const auto column : {&Trace::tau, &Trace::force, &Trace::force_normalized, &Trace::contact_force,
+                              &Trace::indentation, &Trace::indentation_relative, &Trace::kinetic,
+                              &Trace::potential, &Trace::elastic, &Trace::dissipated})
+      EXPECT_TRUE(same(states.*column, full.*column)) << what;
   }
-  EXPECT_EQ(runs, 9);
+  EXPECT_EQ(diverged, 1) << "the forward-Euler run blows up, and only it";
+  Trace multibody_like;
+  multibody_like.nq = 7;
+  EXPECT_THROW(derive_columns(paper_scenario("mouse_alpha-scaled").drop(), multibody_like), std::invalid_argument);
 }
 
 }  // namespace
