@@ -202,7 +202,6 @@ class HuntCrossleyFormSampler {
     const double force = undamped_ ? elastic_force : hunt_crossley(elastic_force, xdot, dissipation_);
     return {x > 0.0 ? force : 0.0, hertz_energy(elastic_force, touching)};
   }
-  double force(double x, double xdot) const { return (*this)(x, xdot).force; }
 
  private:
   double modulus_, radius_, dissipation_;

@@ -124,6 +124,13 @@ class DropProbe {
     with_contact_sampler([&](auto contact_sampler) { fill_columns(contact_sampler); });
   }
   void derive_force_normalized() const {
+    with_contact_sampler([&](auto contact_sampler) { fill_force_normalized(contact_sampler); });
+  }
+
+ private:
+  // The Hunt–Crossley-form sampler has no branch on contact: GCC vectorises this loop.
+  template <class ContactSampler>
+  void fill_force_normalized(const ContactSampler contact_sampler) const {
     Trace& tr = trace_;
     const std::size_t n = tr.time.size();
     tr.force_normalized.resize(n);
@@ -131,16 +138,9 @@ class DropProbe {
     const double* __restrict u = tr.u.data();
     double* __restrict force_normalized = tr.force_normalized.data();
     const double spheres_per_weight = spheres_per_weight_;
-    if (hunt_crossley_form(model_.law.kind)) {
-      const HuntCrossleyFormSampler law(model_.law);
-      for (std::size_t i = 0; i < n; ++i) force_normalized[i] = law.force(-q[i], -u[i]) * spheres_per_weight;
-    } else {
-      for (std::size_t i = 0; i < n; ++i)
-        force_normalized[i] = contact_sample(model_.law, -q[i], -u[i]).force * spheres_per_weight;
-    }
+    for (std::size_t i = 0; i < n; ++i) force_normalized[i] = contact_sampler(-q[i], -u[i]).force * spheres_per_weight;
   }
 
- private:
   template <class ContactSampler>
   void fill_columns(const ContactSampler contact_sampler) const {
     Trace& tr = trace_;
