@@ -139,8 +139,9 @@ class DropProbe {
       const HuntCrossleyFormSampler law(model_.law);
       for (std::size_t i = 0; i < n; ++i) force_normalized[i] = law(-q[i], -u[i]).force * spheres_per_weight;
     } else {
+      // The force alone: contact_sample() also integrates the smoothed law's energy, by quadrature.
       for (std::size_t i = 0; i < n; ++i)
-        force_normalized[i] = contact_sample(model_.law, -q[i], -u[i]).force * spheres_per_weight;
+        force_normalized[i] = contact_force(model_.law, -q[i], -u[i]) * spheres_per_weight;
     }
   }
 
