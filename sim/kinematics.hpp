@@ -181,6 +181,7 @@ struct ContactSlip {
   Eigen::Vector3d point = Eigen::Vector3d::Zero();       // world, contact_point()
   Eigen::Vector3d tangential = Eigen::Vector3d::Zero();  // m/s
   double speed = 0.0;                                    // m/s
+  double speed_squared = 0.0;                            // speed^2 before the root: friction_slope()'s stick branch
 };
 inline ContactSlip contact_slip(const MultibodyModel& model, const Contact& contact, const ContactPoses& poses,
                                 const double* u, const ContactKinematics& k);
@@ -378,7 +379,8 @@ inline void add_point_force(const Body& b, const BodyPose& pose, const Eigen::Ve
   if (c.type == ContactType::sphere_sphere) relative = point_velocity(*poses[1], *motions[1], slip.point) - relative;
   slip.tangential = relative - k.normal * k.normal.dot(relative);
   const double smoothing = c.law.kind == ContactLawKind::smooth_hunt_crossley ? c.law.cf : 0.0;
-  slip.speed = std::sqrt(slip.tangential.squaredNorm() + smoothing);
+  slip.speed_squared = slip.tangential.squaredNorm() + smoothing;
+  slip.speed = std::sqrt(slip.speed_squared);
   return slip;
 }
 

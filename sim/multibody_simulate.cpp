@@ -36,8 +36,7 @@ class MultibodyProbe {
         slip_(model_.contacts.size()),
         vertical_(model_.contacts.size()),
         indentation_(model_.contacts.size()),
-        relative_(model_.contacts.size()),
-        generalized_(model_.nu) {}
+        relative_(model_.contacts.size()) {}
 
   double initial_energy() const { return initial_energy_; }
 
@@ -99,8 +98,8 @@ class MultibodyProbe {
 
  private:
   Observation observe(const State& x) {
-    system_.applied_forces(x, generalized_, per_sphere_.data(), friction_.data(), slip_.data(), vertical_.data(),
-                           indentation_.data());
+    system_.contact_columns(x, per_sphere_.data(), friction_.data(), slip_.data(), vertical_.data(),
+                            indentation_.data());
     const MultibodyEnergies e = multibody_energies(model_, x, indentation_.data());
     const double mechanical = e.mechanical();
     double ground = 0.0, relative_sum = 0.0;
@@ -120,7 +119,6 @@ class MultibodyProbe {
   const double weight_, tau_per_second_, initial_energy_;
   // Per contact, of the sample observe() saw last; relative_ is keep()'s.
   std::vector<double> per_sphere_, friction_, slip_, vertical_, indentation_, relative_;
-  Eigen::VectorXd generalized_;
 };
 
 }  // namespace

@@ -88,12 +88,24 @@ void MultibodySystem::place_bodies(const Eigen::Ref<const Vector>& x) const {
 void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces,
                                      double* tangential, double* slip_speeds, double* vertical,
                                      double* indentations) const {
+  contact_forces<true>(x, f.data(), forces, tangential, slip_speeds, vertical, indentations);
+}
+
+void MultibodySystem::contact_columns(const Eigen::Ref<const Vector>& x, double* forces, double* tangential,
+                                      double* slip_speeds, double* vertical, double* indentations) const {
+  contact_forces<false>(x, nullptr, forces, tangential, slip_speeds, vertical, indentations);
+}
+
+template <bool generalised>
+void MultibodySystem::contact_forces(const Eigen::Ref<const Vector>& x, double* f, double* forces, double* tangential,
+                                     double* slip_speeds, double* vertical, double* indentations) const {
   place_bodies(x);
   // Each body's contact forces are summed as one world force and moment about
   // its centre of mass and turned into generalised forces once: per contact,
   // turning every force into the body's frame cost a rotation more.
-  for (std::size_t b = 0; b < m_.bodies.size(); ++b)
-    wrenches_[b] = {Eigen::Vector3d(0.0, -m_.bodies[b].mass * m_.gravity, 0.0), Eigen::Vector3d::Zero()};
+  if constexpr (generalised)
+    for (std::size_t b = 0; b < m_.bodies.size(); ++b)
+      wrenches_[b] = {Eigen::Vector3d(0.0, -m_.bodies[b].mass * m_.gravity, 0.0), Eigen::Vector3d::Zero()};
   for (std::size_t i = 0; i < m_.contacts.size(); ++i) {
     const Contact& c = m_.contacts[i];
     const ContactGap k = acting_gap(c);
@@ -106,32 +118,41 @@ void MultibodySystem::applied_forces(const Eigen::Ref<const Vector>& x, Eigen::R
     if (per_sphere == 0.0) continue;
     const double lambda = c.count * per_sphere;  // along +gap: pushes the bodies apart
     const ContactPoses poses = contact_poses(c, poses_);
-    const Eigen::Vector3d push = lambda * k.normal;  // on B, through the sphere centres
-    for (int s = 0; s < contact_bodies(c); ++s) {
-      Wrench& w = wrenches_[static_cast<std::size_t>(c.body[s])];
-      const double side = contact_side(c, s);
-      w.force += side * push;
-      w.moment += k.arm[s].cross(side * push);
+    if constexpr (generalised) {
+      const Eigen::Vector3d push = lambda * k.normal;  // on B, through the sphere centres
+      for (int s = 0; s < contact_bodies(c); ++s) {
+        Wrench& w = wrenches_[static_cast<std::size_t>(c.body[s])];
+        const double side = contact_side(c, s);
+        w.force += side * push;
+        w.moment += k.arm[s].cross(side * push);
+      }
     }
     if (!c.law.friction.acts()) continue;
     // Friction opposes B's slip on A at the contact point, in proportion to the
     // normal force as the law computes it (docs/physics.md#friction).
     const ContactSlip slip = contact_slip(c, poses, contact_motions(c, motions_), k);
-    const Eigen::Vector3d friction = -(lambda * friction_slope(c.law.friction, slip.speed).per_slip) * slip.tangential;
-    for (int s = 0; s < contact_bodies(c); ++s) {
-      Wrench& w = wrenches_[static_cast<std::size_t>(c.body[s])];
-      const Eigen::Vector3d on_body = contact_side(c, s) * friction;
-      w.force += on_body;
-      w.moment += (slip.point - poses[s]->com).cross(on_body);
+    const double per_slip = friction_slope(c.law.friction, slip.speed, slip.speed_squared).per_slip;
+    const Eigen::Vector3d friction = -(lambda * per_slip) * slip.tangential;
+    if constexpr (generalised) {
+      for (int s = 0; s < contact_bodies(c); ++s) {
+        Wrench& w = wrenches_[static_cast<std::size_t>(c.body[s])];
+        const Eigen::Vector3d on_body = contact_side(c, s) * friction;
+        w.force += on_body;
+        w.moment += (slip.point - poses[s]->com).cross(on_body);
+      }
     }
-    if (tangential) tangential[i] = friction.norm() / c.count;
-    if (slip_speeds) slip_speeds[i] = slip.tangential.norm();
-    if (vertical) vertical[i] += friction.y() / c.count;
+    // Per sphere, F_n mu/s v_t: the friction over the count, without dividing by it.
+    const double slip_speed = tangential || slip_speeds ? slip.tangential.norm() : 0.0;
+    if (tangential) tangential[i] = per_sphere * std::abs(per_slip) * slip_speed;
+    if (slip_speeds) slip_speeds[i] = slip_speed;
+    if (vertical) vertical[i] -= per_sphere * per_slip * slip.tangential.y();
   }
-  f.setZero();
-  for (std::size_t b = 0; b < m_.bodies.size(); ++b) {
-    const Body& body = m_.bodies[b];
-    add_body_wrench(body, poses_[b], wrenches_[b].force, wrenches_[b].moment, f.data() + body.u_offset);
+  if constexpr (generalised) {
+    for (int j = 0; j < m_.nu; ++j) f[j] = 0.0;
+    for (std::size_t b = 0; b < m_.bodies.size(); ++b) {
+      const Body& body = m_.bodies[b];
+      add_body_wrench(body, poses_[b], wrenches_[b].force, wrenches_[b].moment, f + body.u_offset);
+    }
   }
 }
 
@@ -141,7 +162,7 @@ FrictionSlope MultibodySystem::friction_by_speed(const Contact& c, const Contact
   std::array<Eigen::Matrix<double, 3, 6>, 2> g;  // per body, at the contact point
   for (int s = 0; s < contact_bodies(c); ++s)
     g[s] = point_velocity_jacobian(m_.bodies[c.body[s]], *poses[s], slip.point);
-  const FrictionSlope slope = friction_slope(c.law.friction, slip.speed);
+  const FrictionSlope slope = friction_slope(c.law.friction, slip.speed, slip.speed_squared);
   const double lambda = c.count * response.force, per_gap_rate = c.count * response.damping;
   const Eigen::Vector3d& vt = slip.tangential;
   const Eigen::Matrix3d tangent_plane = Eigen::Matrix3d::Identity() - k.normal * k.normal.transpose();

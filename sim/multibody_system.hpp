@@ -51,6 +51,10 @@ class MultibodySystem {
   void applied_forces(const Eigen::Ref<const Vector>& x, Eigen::Ref<Vector> f, double* forces = nullptr,
                       double* tangential = nullptr, double* slip_speeds = nullptr, double* vertical = nullptr,
                       double* indentations = nullptr) const;
+  // The per-contact columns of applied_forces() alone, without the generalised
+  // force: what a recorded sample reads.
+  void contact_columns(const Eigen::Ref<const Vector>& x, double* forces, double* tangential, double* slip_speeds,
+                       double* vertical, double* indentations) const;
 
   Vector initial_state() const { return m_.initial_state(); }
   // rtol L for positions, rtol for quaternions and angles, rtol sqrt(g L) for
@@ -66,6 +70,11 @@ class MultibodySystem {
   // the rate), so the rows and the rate are left out: a body resting on some
   // of its spheres holds the others up in the air.
   ContactKinematics acting_kinematics(const Contact& c, const ContactPoses& poses, const double* u) const;
+  // applied_forces() (generalised: f, nu entries, gets the generalised force)
+  // and contact_columns() (f unused) in one loop.
+  template <bool generalised>
+  void contact_forces(const Eigen::Ref<const Vector>& x, double* f, double* forces, double* tangential,
+                      double* slip_speeds, double* vertical, double* indentations) const;
   // Every body's pose and motion at x, into poses_ and motions_.
   void place_bodies(const Eigen::Ref<const Vector>& x) const;
   // Contact c's gap, normal and arms from poses_, and its gap rate from

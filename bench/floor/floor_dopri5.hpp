@@ -51,6 +51,39 @@ struct Dense {  // continuous extension of one step, per component
   }
 };
 
+// The time in (a, b] at which g's sign changes from its sign at a (ga = g(a),
+// gb = g(b) of the other sign) to 4e-16 relative: dropsim's driver's false
+// position with the Anderson–Björck weighting, a step of one tolerance where its
+// estimate meets an end and a bisection where three steps did not halve the bracket.
+template <class G>
+double sign_change(const G& g, double a, double ga, double b, double gb) {
+  const bool positive_at_a = ga > 0.0;
+  int kept = 0;
+  double widths[3] = {1e300, 1e300, 1e300};
+  auto weight = [](double g_new, double g_replaced) {
+    const double f = 1.0 - g_new / g_replaced;
+    return f > 0.0 ? f : 0.5;
+  };
+  for (int it = 0; it < 200 && b - a > 4e-16 * b; ++it) {
+    const double width = b - a, least = std::min(4e-16 * b, 0.5 * width);
+    double m = 0.5 * (a + b);
+    const double estimate = b - gb * (width / (gb - ga));
+    if (width <= 0.5 * widths[2] && estimate == estimate) m = std::clamp(estimate, a + least, b - least);
+    widths[2] = widths[1];
+    widths[1] = widths[0];
+    widths[0] = width;
+    const double gm = g(m);
+    if ((gm > 0.0) == positive_at_a) {
+      if (kept == 1) gb *= weight(gm, ga);
+      a = m, ga = gm, kept = 1;
+    } else {
+      if (kept == -1) ga *= weight(gm, gb);
+      b = m, gb = gm, kept = -1;
+    }
+  }
+  return b;
+}
+
 }  // namespace detail
 
 // Integrates to grid.back() (grid.front() == 0) into out, keeping its buffer's
@@ -142,12 +175,7 @@ inline void simulate(const Drop& d, const std::vector<double>& grid, double rtol
         const bool clamp = d.alpha > 0.0 && (clamp_arg(v) > 0.0) != (clamp_arg(vn) > 0.0);
         if (lift || clamp) {
           auto g = [&](double tt) { return lift ? dense.at(0, tt) : clamp_arg(dense.at(1, tt)); };
-          const bool positive_start = g(t) > 0.0;
-          double a = t, b = t + h;
-          for (int it = 0; it < 60 && b - a > 4e-16 * b; ++it) {
-            const double m = 0.5 * (a + b);
-            ((g(m) > 0.0) == positive_start ? a : b) = m;
-          }
+          const double b = sign_change(g, t, g(t), t + h, g(t + h));
           if (b - t > 1e-12 * t_end) {
             h_before = h;
             h = b - t;

@@ -182,20 +182,17 @@ inline void simulate(const FreeBody& b, const std::vector<double>& grid, double 
     r4 = dx - h * k7 - bspl;
     r5 = h * (d1 * k1 + d3 * k3 + d4 * k4 + d5 * k5 + d6 * k6 + d7 * k7);
     if (!landing) {
-      // The earliest switch inside the step, by bisection on the dense output; redo the step to end there.
+      // The earliest switch inside the step, on the dense output; redo the step to end there.
       // (Signs compared at the step's ends only: dropsim's driver also looks at its midpoint.)
       switches(xn, g_new);
       double t_switch = t + h;
       for (std::size_t i = 0; i < n_switch; ++i) {
-        const bool positive = g_old[i] > 0.0;
-        if ((g_new[i] > 0.0) == positive) continue;
-        double lo = t, hi = t + h;
-        for (int it = 0; it < 80 && hi - lo > 4e-16 * hi; ++it) {
-          const double mid = 0.5 * (lo + hi);
-          switches(dense(mid), g_probe);
-          ((g_probe[i] > 0.0) == positive ? lo : hi) = mid;
-        }
-        t_switch = std::min(t_switch, hi);
+        if ((g_new[i] > 0.0) == (g_old[i] > 0.0)) continue;
+        auto g = [&](double tt) {
+          switches(dense(tt), g_probe);
+          return g_probe[i];
+        };
+        t_switch = std::min(t_switch, sign_change(g, t, g_old[i], t + h, g_new[i]));
       }
       if (t_switch < t + h && t_switch - t > 1e-12 * std::max(1.0, t_end)) {
         h_before = h;

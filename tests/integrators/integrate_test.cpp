@@ -311,6 +311,54 @@ TEST(Dopri5Step, EqualsOdeintsStepToTheBit) {
   expect_odeints_step_to_the_bit<Eigen::VectorXd>(DrivenPendulumDynamic{});
 }
 
+// Free fall from h onto a linear spring floor, q'' = -g + k max(0, -q), its
+// switch q counted: touchdown at t_c = sqrt(2 h / g), then
+// q = -g/k + A cos(w (t - t_c)) + B sin(w (t - t_c)).
+struct CountedSpringFloor {
+  using Vector = Eigen::Vector2d;
+  double g = 9.81, k = 1e4;
+  mutable long switch_evaluations = 0;
+  int size() const { return 2; }
+  int num_positions() const { return 1; }
+  void operator()(const Vector& x, Vector& dxdt, double) const { dxdt = Vector(x[1], -g + k * std::max(0.0, -x[0])); }
+  void position_rate(const Vector& x, Vector& dxdt) const { dxdt[0] = x[1]; }
+  int num_switches() const { return 1; }
+  void switches(const Vector& x, double* s) const {
+    ++switch_evaluations;
+    s[0] = x[0];
+  }
+  void project(Vector&) const {}
+};
+
+// The driver lands a step on touchdown to near machine precision and finds
+// that root in a few evaluations of the switch: bisecting the step (some 1e-3 s)
+// down to 4 eps t took 45.
+TEST(Dopri5Events, LandsOnTouchdownInAFewSwitchEvaluations) {
+  const CountedSpringFloor floor;
+  const double h = 0.1, t_c = std::sqrt(2.0 * h / floor.g), v_c = -floor.g * t_c, w = std::sqrt(floor.k);
+  const double after = 0.01, t_end = t_c + after;  // inside the first contact (half a period is 0.031 s)
+  const double a = floor.g / floor.k, b = v_c / w;
+  const Eigen::Vector2d exact(-a + a * std::cos(w * after) + b * std::sin(w * after),
+                              -a * w * std::sin(w * after) + b * w * std::cos(w * after));
+  Dopri5<CountedSpringFloor> driver;
+  AdaptiveSettings settings;
+  settings.rtol = 1e-10;
+  Eigen::Vector2d x(h, 0.0);
+  const auto stats = driver.integrate(floor, x, {0.0, t_end}, settings,
+                                      Eigen::Vector2d(1e-10 * h, 1e-10 * std::abs(v_c)),
+                                      [](const Eigen::Vector2d&, double) { return true; });
+  ASSERT_EQ(stats.status, Status::ok) << stats.reason;
+  ASSERT_EQ(stats.events, 1);
+  EXPECT_LT(std::abs(x[0] - exact[0]), 1e-9);
+  EXPECT_LT(std::abs(x[1] - exact[1]) / std::abs(v_c), 1e-8);
+  // One evaluation at the start; three per accepted step: its end and midpoint
+  // (for the landed step, those of the try that found the root) and the state
+  // it ends on. The rest located the root.
+  const long locating = floor.switch_evaluations - 1 - 3 * stats.steps;
+  EXPECT_GT(locating, 2);
+  EXPECT_LE(locating, 15);
+}
+
 // Dopri5Pair folds odeint's continuous extension once per step; on a
 // nonlinear system (a pendulum, every stage distinct) it must give odeint's
 // calc_state to rounding at every point of the step, with both step sizes the
