@@ -132,8 +132,8 @@ void MultibodySystem::contact_forces(const Eigen::Ref<const Vector>& x, double* 
     // normal force as the law computes it (docs/physics.md#friction).
     const ContactSlip slip = contact_slip(c, poses, contact_motions(c, motions_), k);
     const double per_slip = friction_slope(c.law.friction, slip.speed, slip.speed_squared).per_slip;
-    const Eigen::Vector3d friction = -(lambda * per_slip) * slip.tangential;
     if constexpr (generalised) {
+      const Eigen::Vector3d friction = -(lambda * per_slip) * slip.tangential;
       for (int s = 0; s < contact_bodies(c); ++s) {
         Wrench& w = wrenches_[static_cast<std::size_t>(c.body[s])];
         const Eigen::Vector3d on_body = contact_side(c, s) * friction;
