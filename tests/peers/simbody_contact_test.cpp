@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -101,7 +102,7 @@ TEST(SimbodyPeer, SmoothedLawWithFrictionIsSimbodys) {
 // tolerances (dropsim dopri5 rtol 1e-12, Simbody RungeKuttaMerson accuracy
 // 1e-12); the contacts' resultant force at every millisecond, each from its own
 // engine's state, agrees to 1e-6 of the weight.
-TEST(SimbodyPeer, SlidingSpinningBoxLandsAsSimbodySimulatesIt) {
+peers::SimbodyLanding sliding_spinning_box() {
   peers::SimbodyLanding landing;
   landing.law = test::hertz(2e7);
   landing.law.kind = ContactLawKind::hunt_crossley;
@@ -121,6 +122,11 @@ TEST(SimbodyPeer, SlidingSpinningBoxLandsAsSimbodySimulatesIt) {
   landing.position = {0.0, 0.005 - lowest, 0.0};  // the lowest sphere 5 mm up
   landing.velocity = {1.0, -0.3, 0.4};
   landing.angular_velocity = {0.5, 4.0, -1.0};
+  return landing;
+}
+
+TEST(SimbodyPeer, SlidingSpinningBoxLandsAsSimbodySimulatesIt) {
+  const peers::SimbodyLanding landing = sliding_spinning_box();
   const double duration = 0.5, interval = 1e-3;
   const std::vector<peers::SimbodyLandingSample> simbody = peers::simbody_landing(landing, duration, interval, 1e-12);
 
@@ -175,6 +181,34 @@ TEST(SimbodyPeer, SlidingSpinningBoxLandsAsSimbodySimulatesIt) {
   EXPECT_GT(peak, 1.5);
   EXPECT_GT(travelled, 0.05);
   EXPECT_LT(rest_speed.norm(), 0.05);
+}
+
+// Each Simbody integrator the benchmark runs as a peer is its own: it takes
+// its own steps, reaches the end, and comes closer to Simbody's tight run as
+// its accuracy tightens.
+TEST(SimbodyPeer, EachIntegratorLandsTheBoxAndConvergesWithAccuracy) {
+  const peers::SimbodyLanding landing = sliding_spinning_box();
+  const double duration = 0.5, interval = 1e-3, weight = landing.mass * landing.gravity;
+  const auto tight = peers::simbody_landing(landing, duration, interval, 1e-12);
+  std::vector<long> steps;
+  for (const peers::SimbodyIntegrator which : peers::simbody_integrators) {
+    std::array<double, 2> error{};
+    const std::array<double, 2> accuracies{1e-4, 1e-8};
+    for (int a = 0; a < 2; ++a) {
+      peers::SimbodyLandingCounts counts;
+      const auto run = peers::simbody_landing(landing, duration, interval, accuracies[a], which, &counts);
+      ASSERT_EQ(run.size(), tight.size()) << peers::simbody_name(which);
+      for (std::size_t k = 0; k < run.size(); ++k)
+        error[a] = std::max(error[a], (run[k].contact.force - tight[k].contact.force).norm() / weight);
+      if (a == 1) steps.push_back(counts.steps);
+    }
+    std::printf("[measured] Simbody %s: contact force within %.3g of the weight at accuracy 1e-4, %.3g at 1e-8, "
+                "%ld steps\n",
+                peers::simbody_name(which), error[0], error[1], steps.back());
+    EXPECT_LT(error[1], 0.1 * error[0]) << peers::simbody_name(which);
+  }
+  std::sort(steps.begin(), steps.end());
+  EXPECT_EQ(std::adjacent_find(steps.begin(), steps.end()), steps.end()) << "two integrators took the same steps";
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 #include <vector>
 
+#include "bench/peers/simbody/simbody_integrator.hpp"
 #include "dropsim/sim/contact_laws.hpp"
 
 namespace dropsim::peers {
@@ -52,9 +53,12 @@ struct SimbodyLandingCounts {
   long steps = 0, realizations = 0;
 };
 
-// Simbody's RungeKuttaMersonIntegrator at `accuracy`, stopping exactly at
-// every multiple of `interval` up to `duration` (no interpolated states).
+// Simbody's `integrator` at `accuracy`, stopping exactly at every multiple of
+// `interval` up to `duration` (no interpolated states). A run the integrator
+// gives up on returns the samples before it: fewer than asked for.
 std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
-                                                  double accuracy, SimbodyLandingCounts* counts = nullptr);
+                                                  double accuracy,
+                                                  SimbodyIntegrator integrator = SimbodyIntegrator::runge_kutta_merson,
+                                                  SimbodyLandingCounts* counts = nullptr);
 
 }  // namespace dropsim::peers

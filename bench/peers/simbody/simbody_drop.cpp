@@ -10,10 +10,6 @@
 
 namespace dropsim::peers {
 
-std::string to_string(SimbodyIntegrator integrator) {
-  return integrator == SimbodyIntegrator::cpodes ? "simbody_cpodes" : "simbody_rkmerson";
-}
-
 SimbodyRun simbody_drop(const DropModel& model, const std::vector<double>& grid, SimbodyIntegrator which,
                         double accuracy, bool record) {
   using namespace SimTK;
@@ -47,10 +43,7 @@ SimbodyRun simbody_drop(const DropModel& model, const std::vector<double>& grid,
   slider.setQ(state, model.initial_height + radius);  // q is the sphere centres' height
   slider.setU(state, model.initial_velocity);
 
-  std::unique_ptr<Integrator> integ;
-  if (which == SimbodyIntegrator::cpodes) integ = std::make_unique<CPodesIntegrator>(system, CPodes::BDF, CPodes::Newton);
-  else integ = std::make_unique<RungeKuttaMersonIntegrator>(system);
-  integ->setAccuracy(accuracy);
+  const std::unique_ptr<Integrator> integ = make_integrator(which, system, accuracy);
   TimeStepper stepper(system, *integ);
   stepper.initialize(state);
 

@@ -5,12 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/peers/simbody/simbody_integrator.hpp"
 #include "dropsim/sim/drop.hpp"
 
 namespace dropsim::peers {
-
-enum class SimbodyIntegrator { runge_kutta_merson, cpodes };
-std::string to_string(SimbodyIntegrator integrator);
 
 struct SimbodyRun {
   std::vector<double> force_normalized;  // on the grid, when recorded
