@@ -4,6 +4,7 @@
 #include <Simbody.h>
 
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <memory>
 
@@ -115,7 +116,9 @@ std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing,
       try {
         // CPodes gives up after its step budget per call (mxstep): call again.
         for (int calls = 0; integrator.getTime() < t && calls < 1000; ++calls) integrator.stepTo(t);
-      } catch (const std::exception&) {
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "Simbody %s at accuracy %g gave up at t = %g s: %s\n", simbody_name(which), accuracy,
+                     integrator.getTime(), e.what());
       }
       if (integrator.getTime() < t) break;  // given up: the samples so far, the run short
     }

@@ -1,9 +1,10 @@
 // The Simbody integrators the peers run, and the one place each is made.
 // OpenSim's Manager offers RungeKuttaMerson (its default), RungeKutta3,
 // RungeKuttaFeldberg, RungeKutta2, SemiExplicitEuler2, Verlet and
-// ExplicitEuler; Simbody adds CPodes. The last four are low-order and were
-// never the fastest to any accuracy the benchmark asks for
-// (docs/performance.md#simbodys-best); the peers run the other four.
+// ExplicitEuler; Simbody adds CPodes. RungeKutta2, SemiExplicitEuler2 and
+// Verlet, measured once, were never the fastest to any accuracy the benchmark
+// asks for (docs/performance.md#simbodys-best), and first-order ExplicitEuler
+// was not run; the peers run the other four.
 #pragma once
 
 #include <array>
@@ -32,7 +33,7 @@ constexpr const char* simbody_name(SimbodyIntegrator integrator) {
   return "?";
 }
 
-// CPodes as BDF with Newton iteration (Simbody's and OpenSim's defaults), at
+// CPodes as BDF with Newton iteration (Simbody's defaults for it), at
 // `accuracy`; the caller includes <Simbody.h> to own the result.
 std::unique_ptr<SimTK::Integrator> make_integrator(SimbodyIntegrator integrator, const SimTK::System& system,
                                                    double accuracy);
