@@ -236,6 +236,11 @@ enum class Family {
   contact_simbody_cpodes,
   contact_simbody_rk3,
   contact_simbody_rkfeldberg,
+  // The same four stepping past the samples and interpolating them.
+  contact_simbody_rkmerson_interpolated,
+  contact_simbody_cpodes_interpolated,
+  contact_simbody_rk3_interpolated,
+  contact_simbody_rkfeldberg_interpolated,
 };
 // In the order of the tables and the figure's legend.
 constexpr Family all_families[] = {
@@ -245,23 +250,32 @@ constexpr Family all_families[] = {
     Family::dropsim_rk_merson, Family::dropsim_cvode_bdf,  Family::dropsim_cvode_adams, Family::dropsim_arkode_erk,
     Family::dropsim_arkode_dirk, Family::contact_dropsim_dopri5, Family::contact_dropsim_no_attribution,
     Family::contact_floor,     Family::contact_simbody_rkmerson, Family::contact_simbody_cpodes,
-    Family::contact_simbody_rk3, Family::contact_simbody_rkfeldberg,
+    Family::contact_simbody_rk3, Family::contact_simbody_rkfeldberg, Family::contact_simbody_rkmerson_interpolated,
+    Family::contact_simbody_cpodes_interpolated, Family::contact_simbody_rk3_interpolated,
+    Family::contact_simbody_rkfeldberg_interpolated,
 };
 bool multi_contact(Family f) { return f >= Family::contact_dropsim_dopri5; }
-// Simbody's families and the integrator each runs; its best is the fastest of a suite's. RungeKuttaFeldberg
-// is not run on the paper suite: it tunnels through the ground in those drops.
+// Simbody's families, the integrator each runs, and whether it interpolates the samples of a multi-contact
+// suite; its best is the fastest of a suite's. The paper suite's peer samples as Simbody's TimeStepper does
+// by default. RungeKuttaFeldberg is not run there: it tunnels through the ground in those drops.
 struct SimbodyFamily {
   Family family;
   dropsim::peers::SimbodyIntegrator integrator;
+  bool interpolate_samples = false;
 };
+using dropsim::peers::SimbodyIntegrator;
 constexpr SimbodyFamily simbody_table[] = {
-    {Family::simbody_rkmerson, dropsim::peers::SimbodyIntegrator::runge_kutta_merson},
-    {Family::simbody_cpodes, dropsim::peers::SimbodyIntegrator::cpodes},
-    {Family::simbody_rk3, dropsim::peers::SimbodyIntegrator::runge_kutta_3},
-    {Family::contact_simbody_rkmerson, dropsim::peers::SimbodyIntegrator::runge_kutta_merson},
-    {Family::contact_simbody_cpodes, dropsim::peers::SimbodyIntegrator::cpodes},
-    {Family::contact_simbody_rk3, dropsim::peers::SimbodyIntegrator::runge_kutta_3},
-    {Family::contact_simbody_rkfeldberg, dropsim::peers::SimbodyIntegrator::runge_kutta_feldberg},
+    {Family::simbody_rkmerson, SimbodyIntegrator::runge_kutta_merson},
+    {Family::simbody_cpodes, SimbodyIntegrator::cpodes},
+    {Family::simbody_rk3, SimbodyIntegrator::runge_kutta_3},
+    {Family::contact_simbody_rkmerson, SimbodyIntegrator::runge_kutta_merson},
+    {Family::contact_simbody_cpodes, SimbodyIntegrator::cpodes},
+    {Family::contact_simbody_rk3, SimbodyIntegrator::runge_kutta_3},
+    {Family::contact_simbody_rkfeldberg, SimbodyIntegrator::runge_kutta_feldberg},
+    {Family::contact_simbody_rkmerson_interpolated, SimbodyIntegrator::runge_kutta_merson, true},
+    {Family::contact_simbody_cpodes_interpolated, SimbodyIntegrator::cpodes, true},
+    {Family::contact_simbody_rk3_interpolated, SimbodyIntegrator::runge_kutta_3, true},
+    {Family::contact_simbody_rkfeldberg_interpolated, SimbodyIntegrator::runge_kutta_feldberg, true},
 };
 const SimbodyFamily* simbody_family(Family f) {
   for (const SimbodyFamily& s : simbody_table)
@@ -298,6 +312,10 @@ const char* name(Family f) {
     case Family::contact_simbody_cpodes: return "simbody_cpodes";
     case Family::contact_simbody_rk3: return "simbody_rk3";
     case Family::contact_simbody_rkfeldberg: return "simbody_rkfeldberg";
+    case Family::contact_simbody_rkmerson_interpolated: return "simbody_rkmerson_interpolated";
+    case Family::contact_simbody_cpodes_interpolated: return "simbody_cpodes_interpolated";
+    case Family::contact_simbody_rk3_interpolated: return "simbody_rk3_interpolated";
+    case Family::contact_simbody_rkfeldberg_interpolated: return "simbody_rkfeldberg_interpolated";
   }
   return "?";
 }
@@ -374,9 +392,10 @@ Outcome run_contact_suite(const Config& c, bool measure) {
 #ifdef DROPSIM_HAVE_SIMBODY
     const auto& landing = s.landing;
     dropsim::peers::SimbodyLandingCounts counts;
-    const auto samples = dropsim::peers::simbody_landing(landing, s.scenario.run.duration,
-                                                         s.scenario.run.output_interval, c.tolerance,
-                                                         simbody_family(c.family)->integrator, &counts);
+    const SimbodyFamily& simbody = *simbody_family(c.family);
+    const auto samples =
+        dropsim::peers::simbody_landing(landing, s.scenario.run.duration, s.scenario.run.output_interval, c.tolerance,
+                                        simbody.integrator, simbody.interpolate_samples, &counts);
     benchmark::DoNotOptimize(samples.data());
     o.steps = counts.steps;
     o.rhs = counts.realizations;
@@ -449,6 +468,10 @@ Outcome run_suite(const Config& c, bool measure, const std::filesystem::path& h5
       case Family::contact_simbody_cpodes:
       case Family::contact_simbody_rk3:
       case Family::contact_simbody_rkfeldberg:
+      case Family::contact_simbody_rkmerson_interpolated:
+      case Family::contact_simbody_cpodes_interpolated:
+      case Family::contact_simbody_rk3_interpolated:
+      case Family::contact_simbody_rkfeldberg_interpolated:
         break;  // run_contact_suite
       case Family::simbody_rkmerson:
       case Family::simbody_cpodes:

@@ -884,23 +884,30 @@ def figure_work_precision(path, out_dir, update):
               "bar_rocking": "bar_rocking: bar on 2 spheres with friction"}
     paper = [r for r in runs if ":" not in r["method"]]
     suites = list(dict.fromkeys(r["method"].split(":")[0] for r in runs if ":" in r["method"]))
-    fig, axes = plt.subplots(1, 1 + len(suites), figsize=(6.5 + 5.5 * len(suites), 4.8), squeeze=False)
+    fig, axes = plt.subplots(1, 1 + len(suites), figsize=(6.5 + 5.5 * len(suites), 5.6), squeeze=False)
     panels = [(axes[0][0], paper, "14 paper drops (1 DOF)", "max |F/(Mg) - reference| over the 14 paper runs")]
     for i, suite in enumerate(suites):
         panels.append((axes[0][1 + i], [r for r in runs if r["method"].startswith(suite + ":")],
                        titles.get(suite, suite), f"max |F_y/(Mg) - reference| over the {suite} run"))
     for ax, rows, title, xlabel in panels:
-        # In the benchmark's order; past ten methods the colours repeat, so the markers tell them apart.
-        for i, method in enumerate(dict.fromkeys(r["method"] for r in rows)):
+        # In the benchmark's order; past ten methods the colours repeat, so the markers tell them apart. A
+        # Simbody integrator interpolating its samples is dashed, in the colour of the one stopping at them.
+        lines = {}
+        methods = [m for m in dict.fromkeys(r["method"] for r in rows) if not m.endswith("_interpolated")]
+        methods += [m for m in dict.fromkeys(r["method"] for r in rows) if m.endswith("_interpolated")]
+        for i, method in enumerate(methods):
             pts = sorted((r["max_error"], r["suite_seconds"] * 1e3) for r in rows if r["method"] == method)
-            ax.loglog([e for e, _ in pts], [t for _, t in pts], "os^vD"[i // 10 % 5] + "-", ms=3,
-                      label=method.split(":")[-1])
+            base = lines.get(method.removesuffix("_interpolated"))
+            style = dict(ls="--", color=base.get_color(), marker=base.get_marker()) if base else \
+                dict(ls="-", marker="os^vD"[i // 10 % 5])
+            (lines[method],) = ax.loglog([e for e, _ in pts], [t for _, t in pts], ms=3,
+                                         label=method.split(":")[-1], **style)
         for target in (1e-4, 1e-6):
             ax.axvline(target, color="k", lw=0.6, ls=":")
         ax.set_xlabel(xlabel + " (dimensionless)", fontsize=8)
         ax.set_ylabel("CPU per suite [ms]")
         ax.set_title(title, fontsize=9)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=6, loc="best")
         ax.grid(alpha=0.3, which="both")
     fig.suptitle(f"work-precision, {bench.get('date', '?')}" + (" (short mode)" if bench.get("short_mode") else ""),
                  fontsize=9)

@@ -81,7 +81,7 @@ SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radi
 }
 
 std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
-                                                  double accuracy, SimbodyIntegrator which,
+                                                  double accuracy, SimbodyIntegrator which, bool interpolate_samples,
                                                   SimbodyLandingCounts* counts) {
   using namespace SimTK;
   MultibodySystem system;
@@ -105,7 +105,7 @@ std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing,
   free.setUToFitVelocity(state, SpatialVec(simtk(landing.angular_velocity), simtk(landing.velocity)));
   const std::unique_ptr<Integrator> owned = make_integrator(which, system, accuracy);
   Integrator& integrator = *owned;
-  integrator.setAllowInterpolation(false);  // every sample an integrated state
+  integrator.setAllowInterpolation(interpolate_samples);
   integrator.initialize(state);
 
   std::vector<SimbodyLandingSample> out;

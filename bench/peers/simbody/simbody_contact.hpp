@@ -53,12 +53,15 @@ struct SimbodyLandingCounts {
   long steps = 0, realizations = 0;
 };
 
-// Simbody's `integrator` at `accuracy`, stopping exactly at every multiple of
-// `interval` up to `duration` (no interpolated states). A run the integrator
-// gives up on returns the samples before it: fewer than asked for.
+// Simbody's `integrator` at `accuracy`, sampled at every multiple of
+// `interval` up to `duration`: stopping exactly there, or, with
+// `interpolate_samples`, stepping past and interpolating (Simbody's
+// setAllowInterpolation). A run the integrator gives up on returns the
+// samples before it: fewer than asked for.
 std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
                                                   double accuracy,
                                                   SimbodyIntegrator integrator = SimbodyIntegrator::runge_kutta_merson,
+                                                  bool interpolate_samples = false,
                                                   SimbodyLandingCounts* counts = nullptr);
 
 }  // namespace dropsim::peers
