@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Short work-precision benchmark for CI: times are indicative, never a gate;
 # it still writes the ratios to results/bench/work_precision.json (not tracked; the
-# committed full run behind the README's table is docs/figures/work_precision.json).
+# committed full run behind docs/performance.md's tables is docs/figures/work_precision.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
