@@ -893,8 +893,7 @@ def figure_work_precision(path, out_dir, update):
         # In the benchmark's order; past ten methods the colours repeat, so the markers tell them apart. A
         # Simbody integrator interpolating its samples is dashed, in the colour of the one stopping at them.
         lines = {}
-        methods = [m for m in dict.fromkeys(r["method"] for r in rows) if not m.endswith("_interpolated")]
-        methods += [m for m in dict.fromkeys(r["method"] for r in rows) if m.endswith("_interpolated")]
+        methods = sorted(dict.fromkeys(r["method"] for r in rows), key=lambda m: m.endswith("_interpolated"))
         for i, method in enumerate(methods):
             pts = sorted((r["max_error"], r["suite_seconds"] * 1e3) for r in rows if r["method"] == method)
             base = lines.get(method.removesuffix("_interpolated"))

@@ -2,7 +2,6 @@
 // body under gravity, n ContactSpheres on a HalfSpace, SimTK::HuntCrossleyForce.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "bench/peers/simbody/simbody_integrator.hpp"
