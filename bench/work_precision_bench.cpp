@@ -7,7 +7,8 @@
 // written to JSON.
 //
 //   work_precision_bench [--json PATH] [google-benchmark flags]   (PATH: results/bench/work_precision.json)
-// CI: --benchmark_min_time=0.01 (scripts/ci-bench.sh) still writes the JSON.
+// CI: --benchmark_min_time=0.01 (scripts/ci-bench.sh) still writes the JSON. A full run
+// (docs/performance.md#reproduce) repeats each setting and keeps its fastest timing.
 #include <benchmark/benchmark.h>
 #include <sys/utsname.h>
 
@@ -202,6 +203,18 @@ std::vector<ContactSuite>& contact_suites() {
     return out;
   }();
   return suites;
+}
+
+// The tolerances every method runs at (dropsim's and the floors' rtol, Simbody's accuracy): 1, 2 and 5 per
+// decade from 1e-3 to 1e-10. A method's matched setting is the fastest within a target, and with a decade
+// between settings it hung on which side of the target an error fell (the bar at rtol 1e-8 misses 1e-6 by
+// 14 % and paid the next decade). No looser than 1e-3: CPodes at accuracy 1e-1 aborts inside Simbody.
+std::vector<double> tolerance_grid() {
+  std::vector<double> out = {1e-3};
+  // Exact powers of ten and correctly rounded quotients: the same doubles as the literals 5e-4, 2e-4, ...
+  for (double decade = 1e4; decade <= 1e10; decade *= 10.0)
+    for (double mantissa : {5.0, 2.0, 1.0}) out.push_back(mantissa / decade);
+  return out;
 }
 
 // One way of running the suite at one tolerance.
@@ -549,8 +562,11 @@ class Collector : public benchmark::ConsoleReporter {
       const auto it = r.counters.find("config");
       if (it == r.counters.end()) continue;
       Config& c = configs[static_cast<std::size_t>(it->second.value)];
-      // CPU time: the machines are shared, and wall time there measures the neighbours.
-      c.seconds = r.cpu_accumulated_time / static_cast<double>(r.iterations);
+      // CPU time: the machines are shared, and wall time there measures the neighbours. Of repeated
+      // timings (--benchmark_repetitions) the fastest: a neighbour only ever slows a timing.
+      const double seconds = r.cpu_accumulated_time / static_cast<double>(r.iterations);
+      if (c.measured && c.seconds <= seconds) continue;
+      c.seconds = seconds;
       c.wall_seconds = r.real_accumulated_time / static_cast<double>(r.iterations);
       c.measured = true;
     }
@@ -597,7 +613,8 @@ nlohmann::json summarize(bool short_mode) {
            {"multi_contact_error", "<scenario>:* runs: max over the scenario's output grid of |F_y/(Mg) - "
                                    "reference|, the vertical contact force, against dropsim dopri5 at the "
                                    "reference rtol"},
-           {"time", "CPU seconds per suite (thread CPU time; the machines are shared)"}};
+           {"time", "CPU seconds per suite (thread CPU time, the fastest of the --benchmark_repetitions; the machines "
+                    "are shared)"}};
   for (const Config& c : configs)
     if (c.measured)
       out["runs"].push_back({{"method", name(c)}, {"tolerance", c.tolerance}, {"suite_seconds", c.seconds},
@@ -721,8 +738,7 @@ int main(int argc, char** argv) {
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
 
-  // Simbody's accuracy runs over the same values: no looser (CPodes at 1e-1 aborts the process inside Simbody).
-  const std::vector<double> rtols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
+  const std::vector<double> rtols = tolerance_grid();
   for (Family f : {Family::dropsim, Family::dropsim_states, Family::dropsim_summary, Family::dropsim_hdf5,
                    Family::floor, Family::floor_reports})
     for (double r : rtols) configs.push_back({f, r});

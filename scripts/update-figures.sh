@@ -2,8 +2,8 @@
 # Remakes every figure's input and redraws the committed figures in docs/figures/ (PNG and SVG).
 # Run it on purpose, after a change that should show in the figures, and commit docs/figures/
 # with the reason. The work-precision figure is redrawn only from a full benchmark run in
-# results/bench/work_precision.json (build/bin/work_precision_bench --benchmark_min_time=0.5);
-# otherwise it keeps the committed run.
+# results/bench/work_precision.json (docs/performance.md#reproduce gives the command); otherwise it
+# keeps the committed run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/paper.sh >/dev/null         # results/paper/*.h5, results/curves/*.h5
