@@ -734,6 +734,13 @@ int main(int argc, char** argv) {
     else args.push_back(argv[i]);
     // CI's short mode (scripts/ci-bench.sh: 0.01 s); a full run uses 0.2 s, three times (docs/performance.md).
     if (a.rfind("--benchmark_min_time=", 0) == 0) short_mode = std::atof(a.c_str() + 21) < 0.1;
+    // With these, Google Benchmark hands the reporter only the aggregates: no timing would reach the table.
+    for (const char* flag : {"--benchmark_report_aggregates_only", "--benchmark_display_aggregates_only"})
+      if (a.rfind(flag, 0) == 0 && a != std::string(flag) + "=false") {
+        std::fprintf(stderr, "work_precision_bench: %s: the table needs every repetition's timing (of repeated "
+                             "timings it keeps the fastest); leave it out\n", flag);
+        return 2;
+      }
   }
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
