@@ -99,10 +99,7 @@ TEST(SimbodyPeer, SmoothedLawWithFrictionIsSimbodys) {
 
 // A 2 kg box on four Hunt–Crossley spheres with friction, tilted, thrown
 // sliding (1 m/s) and spinning onto the ground from 5 mm: it lands corner
-// first, slides and turns to rest within the 0.5 s. Both engines at tight
-// tolerances (dropsim dopri5 rtol 1e-12, Simbody RungeKuttaMerson accuracy
-// 1e-12); the contacts' resultant force at every millisecond, each from its own
-// engine's state, agrees to 1e-6 of the weight.
+// first, slides and turns to rest within the 0.5 s.
 peers::SimbodyLanding sliding_spinning_box() {
   peers::SimbodyLanding landing;
   landing.law = test::hertz(2e7);
@@ -126,6 +123,9 @@ peers::SimbodyLanding sliding_spinning_box() {
   return landing;
 }
 
+// Both engines at tight tolerances (dropsim dopri5 rtol 1e-12, Simbody
+// RungeKuttaMerson accuracy 1e-12); the contacts' resultant force at every
+// millisecond, each from its own engine's state, agrees to 1e-6 of the weight.
 TEST(SimbodyPeer, SlidingSpinningBoxLandsAsSimbodySimulatesIt) {
   const peers::SimbodyLanding landing = sliding_spinning_box();
   const double duration = 0.5, interval = 1e-3;
