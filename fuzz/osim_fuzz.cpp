@@ -9,6 +9,7 @@
 #include "dropsim/io/input_error.hpp"
 #include "dropsim/io/osim_reader.hpp"
 #include "dropsim/io/osim_scale.hpp"
+#include "dropsim/sim/articulated_rigid.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace dropsim;

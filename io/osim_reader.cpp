@@ -694,9 +694,10 @@ class Reader {
     if (fr.acts() && !(fr.transition_velocity > 0.0)) doc_.fail(f, "friction needs transition_velocity > 0");
   }
 
-  // Simbody's HuntCrossleyForce: every sphere of the force's geometry meets
-  // every half-space of it on another body; each surface brings its own
-  // parameters and the pair combines them (docs/physics.md#combining-rules).
+  // Simbody's HuntCrossleyForce: every two surfaces of the force's geometry on
+  // different bodies meet, sphere on half-space and sphere on sphere; each
+  // surface brings its own parameters and the pair combines them
+  // (docs/physics.md#opensim-contact-pairs, #combining-rules).
   void read_hunt_crossley(const xml_node& f, OsimContactForce& force) {
     force.transition_velocity = doc_.number_or(f, "transition_velocity", 0.01);
     std::vector<std::pair<std::pair<bool, int>, std::size_t>> surfaces;  // geometry, its set
@@ -715,23 +716,36 @@ class Reader {
       force.sets.push_back(set);
     }
     if (force.sets.empty()) doc_.fail(f, "a HuntCrossleyForce needs ContactParameters");
-    for (const auto& [sphere, sphere_set] : surfaces) {
-      if (!sphere.first) continue;
-      for (const auto& [plane, plane_set] : surfaces) {
-        if (plane.first) continue;
-        const ContactSphereGeometry& s = model_.spheres[static_cast<std::size_t>(sphere.second)];
-        const ContactHalfSpaceGeometry& h = model_.half_spaces[static_cast<std::size_t>(plane.second)];
-        if (s.body == h.body) continue;
-        const OsimParameterSet &a = force.sets[sphere_set], &b = force.sets[plane_set];
+    const auto body_of = [&](const std::pair<bool, int>& g) {
+      return g.first ? model_.spheres[static_cast<std::size_t>(g.second)].body : model_.half_spaces[static_cast<std::size_t>(g.second)].body;
+    };
+    const auto name_of = [&](const std::pair<bool, int>& g) {
+      return g.first ? model_.spheres[static_cast<std::size_t>(g.second)].name : model_.half_spaces[static_cast<std::size_t>(g.second)].name;
+    };
+    // Every two surfaces on different bodies, in the order listed: a sphere
+    // first, then a half-space or a later sphere (two half-spaces make no pair).
+    for (std::size_t i = 0; i < surfaces.size(); ++i)
+      for (std::size_t j = 0; j < surfaces.size(); ++j) {
+        const auto& [first, first_set] = surfaces[i];
+        const auto& [second, second_set] = surfaces[j];
+        if (!first.first || (second.first && j <= i) || body_of(first) == body_of(second)) continue;
+        const OsimParameterSet &a = force.sets[first_set], &b = force.sets[second_set];
         const double ea = a.value("stiffness"), eb = b.value("stiffness");
         const double share = sherman_share(ea, eb);
         const auto mean = [](double x, double y) { return x + y == 0.0 ? 0.0 : 2.0 * x * y / (x + y); };
-        SphereOnHalfSpace c;
-        c.name = force.sets.size() == 1 && surfaces.size() == 2 ? force.name : force.name + ":" + s.name + "-" + h.name;
-        c.sphere = sphere.second;
-        c.half_space = plane.second;
+        ContactPair c;
+        c.name = force.name + ":" + name_of(first) + "-" + name_of(second);
+        c.sphere = first.second;
+        const double r1 = model_.spheres[static_cast<std::size_t>(first.second)].radius;
+        if (second.first) {
+          const double r2 = model_.spheres[static_cast<std::size_t>(second.second)].radius;
+          c.other_sphere = second.second;
+          c.law.radius = r1 * r2 / (r1 + r2);  // Hertz between two spheres
+        } else {
+          c.half_space = second.second;
+          c.law.radius = r1;
+        }
         c.law.kind = ContactLawKind::hunt_crossley;
-        c.law.radius = s.radius;
         c.law.effective_modulus = sherman_composite(ea, eb);
         c.law.dissipation = share * a.value("dissipation") + (1.0 - share) * b.value("dissipation");
         c.law.friction.static_coefficient = mean(a.value("static_friction"), b.value("static_friction"));
@@ -742,13 +756,8 @@ class Reader {
         force.contacts.push_back(static_cast<int>(model_.contacts.size()));
         model_.contacts.push_back(c);
       }
-    }
-    for (const auto& [g, set] : surfaces)
-      for (const auto& [g2, set2] : surfaces)
-        if (g.first && g2.first && g.second < g2.second &&
-            model_.spheres[static_cast<std::size_t>(g.second)].body != model_.spheres[static_cast<std::size_t>(g2.second)].body)
-          doc_.fail(f, "pairs two spheres on different bodies (" + model_.spheres[static_cast<std::size_t>(g.second)].name + ", " +
-                           model_.spheres[static_cast<std::size_t>(g2.second)].name + "); dropsim reads sphere on half-space contact only");
+    // One pair: it takes the force's name, as the force is that contact.
+    if (force.contacts.size() == 1) model_.contacts[static_cast<std::size_t>(force.contacts.front())].name = force.name;
   }
 
   void read_smooth(const xml_node& f, OsimContactForce& force) {
@@ -779,7 +788,7 @@ class Reader {
     if (child(f, "derivative_smoothing"))
       out_.notes.push_back(force.name + ": derivative_smoothing is obsolete; OpenSim 4 ignores it, and so does dropsim");
     force.transition_velocity = set.value("transition_velocity");
-    SphereOnHalfSpace c;
+    ContactPair c;
     c.name = force.name;
     c.sphere = sphere.second;
     c.half_space = plane.second;

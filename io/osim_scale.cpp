@@ -30,23 +30,29 @@ std::string written(double v) {
 
 }  // namespace
 
+int scaled_sphere_count(const OsimModel& model) {
+  const auto& contacts = model.model.contacts;
+  return static_cast<int>(std::count_if(contacts.begin(), contacts.end(), [](const ContactPair& c) { return !c.between_spheres(); }));
+}
+
 ScaleReference reference_from_model(const OsimModel& model, const std::optional<std::string>& contact) {
   const auto& contacts = model.model.contacts;
-  if (contacts.empty()) throw InputError(model.file, "/OpenSimDocument/Model/ForceSet", "the reference model has no sphere contact");
-  std::size_t index = 0;
+  const auto supports = [](const ContactPair& c) { return !c.between_spheres(); };
+  auto it = std::find_if(contacts.begin(), contacts.end(), supports);
+  if (it == contacts.end()) throw InputError(model.file, "/OpenSimDocument/Model/ForceSet", "the reference model has no sphere on a half-space");
   if (contact) {
-    const auto it = std::find_if(contacts.begin(), contacts.end(), [&](const SphereOnHalfSpace& c) { return c.name == *contact; });
+    it = std::find_if(contacts.begin(), contacts.end(), [&](const ContactPair& c) { return c.name == *contact; });
     if (it == contacts.end()) throw InputError(model.file, "/OpenSimDocument/Model/ForceSet", "has no contact named " + *contact);
-    index = static_cast<std::size_t>(it - contacts.begin());
+    if (!supports(*it)) throw InputError(model.file, "/OpenSimDocument/Model/ForceSet", "contact " + *contact + " is between two spheres; scale from a sphere on a half-space");
   }
-  const SphereOnHalfSpace& c = contacts[index];
+  const ContactPair& c = *it;
   ScaleReference r;
   r.source = model.file + " (contact " + c.name + ")";
   r.effective_modulus = c.law.effective_modulus;
   r.dissipation = c.law.dissipation;
   r.radius = c.law.radius;
   r.mass = model.model.total_mass();
-  r.spheres = static_cast<int>(contacts.size());
+  r.spheres = scaled_sphere_count(model);
   if (c.law.kind == ContactLawKind::smooth_hunt_crossley) {
     r.cf = c.law.cf;
     r.bd = c.law.bd;
@@ -57,7 +63,7 @@ ScaleReference reference_from_model(const OsimModel& model, const std::optional<
 
 ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference, const ScaleOptions& options) {
   ScalePlan plan;
-  const int n_b = static_cast<int>(target.model.contacts.size());
+  const int n_b = scaled_sphere_count(target);
   const SphereSupport a{reference.mass, reference.spheres, reference.radius};
   // Every surface of a parameter set gets one value per element; contacts sharing a set must agree.
   std::map<std::pair<const OsimParameterSet*, std::string>, double> wanted;
@@ -78,7 +84,8 @@ ScalePlan plan_scaling(const OsimModel& target, const ScaleReference& reference,
   };
   for (const OsimContactForce& force : target.forces) {
     for (const int ci : force.contacts) {
-      const SphereOnHalfSpace& c = target.model.contacts[static_cast<std::size_t>(ci)];
+      const ContactPair& c = target.model.contacts[static_cast<std::size_t>(ci)];
+      if (c.between_spheres()) continue;  // the supports set the parameters; sphere pairs share them
       const SphereSupport b{target.model.total_mass(), n_b, c.law.radius};
       const double e_star = scale_effective_modulus(reference.effective_modulus, a, b);
       const double alpha = options.dissipation ? scale_dissipation(reference.dissipation, reference.radius, c.law.radius)

@@ -20,7 +20,10 @@ struct ScaleReference {
   double cf = opensim_default_cf, bd = opensim_default_bd, bv = opensim_default_bv;
 };
 
-// The reference taken from a model: the named contact, or its first one.
+// The spheres the scaling laws count: those on a half-space (sphere pairs share their parameters).
+int scaled_sphere_count(const OsimModel& model);
+
+// The reference taken from a model: the named contact, or its first sphere on a half-space.
 ScaleReference reference_from_model(const OsimModel& model, const std::optional<std::string>& contact);
 
 // One element to set: its site in the file and the new value.

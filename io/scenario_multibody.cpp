@@ -16,6 +16,7 @@ using nlohmann::json;
 namespace {
 
 constexpr long max_count = 100000;
+constexpr const char* world_name = "ground";  // a sphere_sphere contact's B fixed in the world
 
 // A fixed-length array of finite numbers at r[key].
 std::vector<double> numbers(ObjectReader& r, const std::string& key, std::size_t n) {
@@ -30,19 +31,24 @@ std::vector<double> numbers(ObjectReader& r, const std::string& key, std::size_t
   return out;
 }
 
+// A point or vector: [x, y, z] on a free body; [x, y] on a planar one; either
+// on a vertical one, whose points keep their z (an OpenSim model dropped whole).
 Eigen::Vector3d point(ObjectReader& r, const std::string& key, Joint joint) {
-  const std::vector<double> p = numbers(r, key, joint == Joint::free ? 3 : 2);
+  const bool three = joint == Joint::free || (joint == Joint::vertical && r.raw(key).is_array() && r.raw(key).size() == 3);
+  const std::vector<double> p = numbers(r, key, three ? 3 : 2);
   return {p[0], p[1], p.size() == 3 ? p[2] : 0.0};
 }
 
 json to_json(const Eigen::Vector3d& v, Joint joint) {
-  return joint == Joint::free ? json{v.x(), v.y(), v.z()} : json{v.x(), v.y()};
+  const bool three = joint == Joint::free || (joint == Joint::vertical && v.z() != 0.0);
+  return three ? json{v.x(), v.y(), v.z()} : json{v.x(), v.y()};
 }
 
 void parse_body(ObjectReader& r, Body& b, json& out) {
   b.name = r.string("name");
   static const std::regex name_pattern("[A-Za-z0-9_.-]+");
   if (!std::regex_match(b.name, name_pattern)) r.fail("name", "must match [A-Za-z0-9_.-]+ (got \"" + b.name + "\")");
+  if (b.name == world_name) r.fail("name", "\"ground\" names the world (a sphere fixed in it), not a body");
   const std::string joint = r.string("joint");
   const auto kind = value_in(joint_names, joint);
   if (!kind) r.fail("joint", "unknown joint \"" + joint + "\"; expected " + names_in(joint_names));
@@ -167,19 +173,24 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     const json& names = r.raw("bodies");
     if (!names.is_array() || names.size() != 2 || !names[0].is_string() || !names[1].is_string())
       r.fail("bodies", "must be an array of two body names (got " + show(names) + ")");
-    for (int s = 0; s < 2; ++s) c.body[s] = body_index(r, "bodies", names[s].get<std::string>(), bodies);
+    c.body[0] = body_index(r, "bodies", names[0].get<std::string>(), bodies);
+    // B may be the world: a sphere fixed in it, its centre given in world coordinates.
+    const bool fixed = names[1].get<std::string>() == world_name;
+    c.body[1] = fixed ? ground_index : body_index(r, "bodies", names[1].get<std::string>(), bodies);
     if (c.body[0] == c.body[1]) r.fail("bodies", "a contact needs two different bodies (got " + show(names) + ")");
     const json& at = r.raw("at");
     if (!at.is_array() || at.size() != 2) r.fail("at", "must be [pA, pB], one point per body (got " + show(at) + ")");
     json at_out = json::array();
     for (int s = 0; s < 2; ++s) {
-      const Joint joint = m.bodies[c.body[s]].joint;
-      const std::size_t n = joint == Joint::free ? 3 : 2;
+      const Joint joint = s == 1 && fixed ? Joint::free : m.bodies[c.body[s]].joint;  // world points are 3-D
+      const bool vertical_3d = joint == Joint::vertical && at[s].is_array() && at[s].size() == 3;
+      const std::size_t n = joint == Joint::free || vertical_3d ? 3 : 2;
       const bool ok = at[s].is_array() && at[s].size() == n &&
                       std::all_of(at[s].begin(), at[s].end(), [](const json& e) { return e.is_number(); });
       if (!ok)
-        r.fail("at", "point " + std::to_string(s) + " must be an array of " + std::to_string(n) + " numbers for a " +
-                         std::string(to_string(joint)) + " body (got " + show(at[s]) + ")");
+        r.fail("at", "point " + std::to_string(s) + " must be an array of " + std::to_string(n) + " numbers for " +
+                         (s == 1 && fixed ? std::string("the world") : "a " + std::string(to_string(joint)) + " body") +
+                         " (got " + show(at[s]) + ")");
       c.at[s] = {at[s][0].get<double>(), at[s][1].get<double>(), n == 3 ? at[s][2].get<double>() : 0.0};
       at_out.push_back(to_json(c.at[s], joint));
     }

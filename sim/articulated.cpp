@@ -116,65 +116,47 @@ WorldPlane half_space_plane(const ArticulatedModel& model, const ArticulatedKine
   return {pose * h.frame.translation(), (pose.linear() * h.outward_normal()).normalized()};
 }
 
-double contact_indentation(const ArticulatedModel& model, const ArticulatedKinematics& kin, int contact) {
-  const SphereOnHalfSpace& c = model.contacts[static_cast<std::size_t>(contact)];
-  const WorldPlane plane = half_space_plane(model, kin, c.half_space);
-  const double radius = model.spheres[static_cast<std::size_t>(c.sphere)].radius;
-  return radius - plane.normal.dot(sphere_centre(model, kin, c.sphere) - plane.point);
+ContactSides contact_sides(const ArticulatedModel& model, const ArticulatedKinematics& kin, int contact) {
+  const ContactPair& c = model.contacts[static_cast<std::size_t>(contact)];
+  const ContactSphereGeometry& sphere = model.spheres[static_cast<std::size_t>(c.sphere)];
+  ContactSides g;
+  if (c.between_spheres()) {
+    // Simbody's sphere-sphere tracker: the normal along the line of centres, A to B.
+    const ContactSphereGeometry& other = model.spheres[static_cast<std::size_t>(c.other_sphere)];
+    const Eigen::Vector3d a = sphere_centre(model, kin, c.sphere), b = sphere_centre(model, kin, c.other_sphere);
+    const double distance = (b - a).norm();
+    g.body = {sphere.body, other.body};
+    g.normal = distance > 0.0 ? Eigen::Vector3d((b - a) / distance) : Eigen::Vector3d::UnitY();
+    g.indentation = sphere.radius + other.radius - distance;
+    g.centre_b = b;
+    g.radius_b = other.radius;
+  } else {
+    const WorldPlane plane = half_space_plane(model, kin, c.half_space);
+    g.body = {model.half_spaces[static_cast<std::size_t>(c.half_space)].body, sphere.body};
+    g.normal = plane.normal;
+    g.centre_b = sphere_centre(model, kin, c.sphere);
+    g.radius_b = sphere.radius;
+    g.indentation = sphere.radius - plane.normal.dot(g.centre_b - plane.point);
+  }
+  return g;
 }
 
-MultibodyModel frozen_model(const ArticulatedModel& model, const Eigen::VectorXd& q) {
-  const double g = model.gravity.norm();
-  if (g > 0.0 && !model.gravity.normalized().isApprox(-Eigen::Vector3d::UnitY(), 1e-12))
-    throw std::invalid_argument("gravity must point along -y, as dropsim's models assume (the model has [" +
-                                std::to_string(model.gravity.x()) + ", " + std::to_string(model.gravity.y()) + ", " +
-                                std::to_string(model.gravity.z()) + "])");
-  const ArticulatedKinematics kin = articulated_kinematics(model, q);
-  Body composite;
-  composite.name = model.name.empty() ? "model" : model.name;
-  composite.joint = Joint::free;
-  composite.mass = model.total_mass();
-  if (!(composite.mass > 0.0)) throw std::invalid_argument("the model's bodies have no mass");
-  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) moment += model.bodies[b].mass * (kin.pose[b] * model.bodies[b].mass_centre);
-  composite.position = moment / composite.mass;
-  // Parallel axes: each body's inertia about the composite mass centre, world axes.
-  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const ArticulatedBody& body = model.bodies[b];
-    const Eigen::Matrix3d r = kin.pose[b].linear();
-    const Eigen::Vector3d d = kin.pose[b] * body.mass_centre - composite.position;
-    composite.inertia += r * body.inertia * r.transpose() +
-                         body.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
-  }
-  composite.inertia = 0.5 * (composite.inertia + composite.inertia.transpose());
+double contact_indentation(const ArticulatedModel& model, const ArticulatedKinematics& kin, int contact) {
+  return contact_sides(model, kin, contact).indentation;
+}
 
-  MultibodyModel out;
-  out.gravity = g;
-  out.bodies.push_back(composite);
-  double smallest_radius = 0.0;
-  for (const SphereOnHalfSpace& c : model.contacts) {
-    const ContactSphereGeometry& sphere = model.spheres[static_cast<std::size_t>(c.sphere)];
-    const ContactHalfSpaceGeometry& half_space = model.half_spaces[static_cast<std::size_t>(c.half_space)];
-    if (sphere.body == ground_body && half_space.body == ground_body) continue;  // both fixed: never moves
-    if (sphere.body == ground_body || half_space.body != ground_body)
-      throw std::invalid_argument("contact " + c.name + ": the frozen model takes spheres on bodies against half-spaces on the ground (sphere " +
-                                  sphere.name + ", half-space " + half_space.name + ")");
-    Contact contact;
-    contact.name = c.name;
-    contact.type = ContactType::sphere_plane;
-    contact.body = {0, -1};
-    contact.at[0] = sphere_centre(model, kin, c.sphere) - composite.position;
-    contact.radius = {sphere.radius, 0.0};
-    contact.law = c.law;
-    const WorldPlane plane = half_space_plane(model, kin, c.half_space);
-    contact.plane_point = plane.point;
-    contact.plane_normal = plane.normal;
-    out.contacts.push_back(contact);
-    if (smallest_radius == 0.0 || sphere.radius < smallest_radius) smallest_radius = sphere.radius;
+std::vector<bool> ground_fixed_bodies(const ArticulatedModel& model) {
+  std::vector<bool> moves(model.joints.size(), false);  // per joint: an unlocked coordinate
+  for (const GeneralisedCoordinate& c : model.coordinates)
+    if (!c.locked) moves[static_cast<std::size_t>(c.joint)] = true;
+  std::vector<bool> fixed(model.bodies.size(), false);
+  // Joints come parents first: a body is fixed when its joint and its parent are.
+  for (std::size_t j = 0; j < model.joints.size(); ++j) {
+    const ArticulatedJoint& joint = model.joints[j];
+    const bool parent_fixed = joint.parent == ground_body || fixed[static_cast<std::size_t>(joint.parent)];
+    fixed[static_cast<std::size_t>(joint.child)] = parent_fixed && !moves[j];
   }
-  out.characteristic_length = smallest_radius > 0.0 ? smallest_radius : 1.0;
-  out.finalize();
-  return out;
+  return fixed;
 }
 
 std::vector<int> free_coordinates(const ArticulatedModel& model) {
@@ -205,23 +187,21 @@ Linearization articulated_linearization(const ArticulatedModel& model, const Eig
   Eigen::MatrixXd friction = Eigen::MatrixXd::Zero(nu, nu);
   bool any_friction = false;
   for (std::size_t i = 0; i < model.contacts.size(); ++i) {
-    const SphereOnHalfSpace& contact = model.contacts[i];
+    const ContactPair& contact = model.contacts[i];
     const ContactResponse r = contact_response(contact.law, indentation[i], 0.0);
     if (!(indentation[i] > 0.0) || !(r.stiffness > 0.0)) continue;
-    const ContactSphereGeometry& sphere = model.spheres[static_cast<std::size_t>(contact.sphere)];
-    const ContactHalfSpaceGeometry& half_space = model.half_spaces[static_cast<std::size_t>(contact.half_space)];
-    const WorldPlane plane = half_space_plane(model, kin, contact.half_space);
-    // Velocity of the sphere's point at the contact, midway through the
-    // overlap, relative to the half-space (docs/physics.md#friction).
-    const Eigen::Vector3d point = sphere_centre(model, kin, contact.sphere) - (sphere.radius - 0.5 * indentation[i]) * plane.normal;
+    const ContactSides g = contact_sides(model, kin, static_cast<int>(i));
+    // Velocity of B's point at the contact, midway through the overlap,
+    // relative to A's (docs/physics.md#friction).
+    const Eigen::Vector3d point = g.centre_b - (g.radius_b - 0.5 * indentation[i]) * g.normal;
     const auto point_velocity = [&](int body) -> Eigen::Matrix<double, 3, Eigen::Dynamic> {
       if (body == ground_body) return Eigen::Matrix<double, 3, Eigen::Dynamic>::Zero(3, m_all.rows());
       const auto& j = kin.jacobian[static_cast<std::size_t>(body)];
       return j.bottomRows<3>() - cross_matrix(point) * j.topRows<3>();
     };
-    const Eigen::MatrixXd relative = columns(point_velocity(sphere.body) - point_velocity(half_space.body));
-    // Gap rate = n . (v_sphere - v_half_space): a sphere moving against the normal closes the gap.
-    rows.push_back(plane.normal.transpose() * relative);
+    const Eigen::MatrixXd relative = columns(point_velocity(g.body[1]) - point_velocity(g.body[0]));
+    // Gap rate = n . (v_B - v_A): B moving against the normal closes the gap.
+    rows.push_back(g.normal.transpose() * relative);
     lin.contacts.push_back(static_cast<int>(i));
     k.push_back(r.stiffness);
     c.push_back(r.damping);
@@ -231,7 +211,7 @@ Linearization articulated_linearization(const ArticulatedModel& model, const Eig
       any_friction = true;
       const double at_rest = contact.law.kind == ContactLawKind::smooth_hunt_crossley ? std::sqrt(contact.law.cf) : 0.0;
       const double per_slip = r.force * friction_slope(contact.law.friction, at_rest).per_slip;
-      const Eigen::Matrix3d tangent_plane = Eigen::Matrix3d::Identity() - plane.normal * plane.normal.transpose();
+      const Eigen::Matrix3d tangent_plane = Eigen::Matrix3d::Identity() - g.normal * g.normal.transpose();
       friction.noalias() += per_slip * relative.transpose() * tangent_plane * relative;
     }
   }

@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -72,11 +73,17 @@ struct ContactHalfSpaceGeometry {
   Eigen::Vector3d outward_normal() const { return -frame.linear().col(0); }  // body frame
 };
 
-// A sphere pressed against a half-space, with the law both surfaces combine to.
-struct SphereOnHalfSpace {
-  std::string name;  // the force's name
-  int sphere = 0, half_space = 0;
-  ContactLaw law;    // law.radius: the sphere's radius
+// A pair of surfaces that OpenSim's contact forces make act on each other
+// (docs/physics.md#opensim-contact-pairs): a sphere pressed against a
+// half-space, or two spheres on different bodies, with the law both surfaces
+// combine to.
+struct ContactPair {
+  std::string name;      // the force's name, and the geometry's where the force makes several pairs
+  int sphere = 0;        // the (first) sphere
+  int half_space = -1;   // a sphere on a half-space: the half-space; else -1
+  int other_sphere = -1;  // two spheres: the second; else -1
+  ContactLaw law;        // law.radius: the sphere's radius, or R1 R2 / (R1 + R2) for two spheres
+  bool between_spheres() const { return other_sphere >= 0; }
 };
 
 struct ArticulatedModel {
@@ -87,7 +94,7 @@ struct ArticulatedModel {
   std::vector<GeneralisedCoordinate> coordinates;
   std::vector<ContactSphereGeometry> spheres;
   std::vector<ContactHalfSpaceGeometry> half_spaces;
-  std::vector<SphereOnHalfSpace> contacts;
+  std::vector<ContactPair> contacts;
 
   double total_mass() const;
   Eigen::VectorXd default_coordinates() const;
@@ -111,12 +118,6 @@ Eigen::MatrixXd joint_space_mass_matrix(const ArticulatedModel& model, const Eig
 // The same from kinematics already computed at q.
 Eigen::MatrixXd joint_space_mass_matrix(const ArticulatedModel& model, const ArticulatedKinematics& kin);
 
-// Every joint locked at q: one free rigid body with the composite mass, mass
-// centre and inertia (world axes), its spheres where q puts them, each resting
-// on the plane of its half-space. Half-spaces must be on the ground and
-// spheres on bodies; a contact with both on the ground is dropped.
-MultibodyModel frozen_model(const ArticulatedModel& model, const Eigen::VectorXd& q);
-
 // The articulated linearisation at q: M(q) over the coordinates that are not
 // locked, the contacts' gap Jacobians and friction's damping at rest, and
 // each contact's stiffness and damping at the indentation `indentation[c]`
@@ -133,8 +134,23 @@ struct WorldPlane {
   Eigen::Vector3d point, normal;
 };
 WorldPlane half_space_plane(const ArticulatedModel& model, const ArticulatedKinematics& kin, int half_space);
-// Indentation of one contact (positive when the sphere is inside the half-space).
+// A contact's two sides at q: A (the half-space, or the first sphere) and B
+// (the sphere on it, or the second sphere), the normal from A to B, and B's
+// sphere, on whose surface along -normal the contact lies.
+struct ContactSides {
+  std::array<int, 2> body{ground_body, ground_body};
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitY();  // world, unit
+  Eigen::Vector3d centre_b = Eigen::Vector3d::Zero();  // world
+  double radius_b = 0.0;
+  double indentation = 0.0;  // m, positive when the surfaces overlap
+};
+// Indentation of one contact (positive when the surfaces overlap).
+ContactSides contact_sides(const ArticulatedModel& model, const ArticulatedKinematics& kin, int contact);
 double contact_indentation(const ArticulatedModel& model, const ArticulatedKinematics& kin, int contact);
+
+// Bodies that no unlocked coordinate moves: welded or locked to the ground all
+// the way down, so they are part of it (a platform tilted by a locked joint).
+std::vector<bool> ground_fixed_bodies(const ArticulatedModel& model);
 
 // OpenSim's frame orientation: body-fixed x-y-z rotations by angles (a, b, c).
 Eigen::Matrix3d body_fixed_xyz(const Eigen::Vector3d& angles);

@@ -1,37 +1,15 @@
-// What dropsim says about an articulated model at a pose: the frozen model's
-// static equilibrium and each sphere's load, the warnings a modeller needs,
-// and the contact modes frozen and articulated (docs/physics.md#articulated-models).
+// The contact modes of an articulated model at a pose, frozen and
+// articulated, with the forces of its frozen stance (docs/physics.md#articulated-models).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "dropsim/sim/articulated.hpp"
-#include "dropsim/sim/equilibrium.hpp"
+#include "dropsim/sim/articulated_stance.hpp"
 #include "dropsim/sim/modes.hpp"
 
 namespace dropsim {
-
-struct FrozenContact {
-  int contact = 0;                   // into ArticulatedModel::contacts
-  double default_indentation = 0.0;  // m, at the pose analysed (before equilibrium)
-  double indentation = 0.0;          // m, at the frozen equilibrium
-  double force = 0.0;                // N, normal, at the frozen equilibrium
-  double load_share = 0.0;           // of the summed normal forces
-};
-
-struct FrozenAnalysis {
-  MultibodyModel model;                // one free body
-  bool at_equilibrium = false;
-  std::string no_equilibrium;          // why not, when not
-  Equilibrium equilibrium;
-  std::vector<FrozenContact> contacts;  // the frozen model's contacts, in its order
-  std::vector<std::string> warnings;
-};
-
-// The frozen model at q and its static equilibrium on its spheres.
-FrozenAnalysis analyse_frozen(const ArticulatedModel& model, const Eigen::VectorXd& q);
 
 struct ModelModes {
   ModesAnalysis frozen;       // speeds: the composite body's six

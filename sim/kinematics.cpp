@@ -43,7 +43,7 @@ Eigen::VectorXd configuration_difference(const MultibodyModel& model, const Eige
 
 ContactPosesAt::ContactPosesAt(const MultibodyModel& model, const Contact& c,
                                const Eigen::Ref<const Eigen::VectorXd>& q)
-    : two_bodies_(c.body[1] >= 0) {
+    : on_sphere_(c.type == ContactType::sphere_sphere) {
   for (int s = 0; s < 2 && c.body[s] >= 0; ++s) pose_[s] = body_pose(model.bodies[c.body[s]], q);
 }
 

@@ -115,16 +115,23 @@ struct ContactKinematics : ContactGap {
   std::array<Eigen::Matrix<double, 6, 1>, 2> row{Eigen::Matrix<double, 6, 1>::Zero(),
                                                  Eigen::Matrix<double, 6, 1>::Zero()};
 };
-// The bodies a contact touches (1 for sphere_plane) and the sign each takes in
+// The bodies a contact touches (1 for sphere_plane and a sphere on a fixed one) and the sign each takes in
 // its rows: row[s] = side * G_s^T n, the gap opening as B moves along n from A.
-inline int contact_bodies(const Contact& c) { return c.type == ContactType::sphere_plane ? 1 : 2; }
+inline int contact_bodies(const Contact& c) { return c.body[1] >= 0 ? 2 : 1; }
 inline double contact_side(const Contact& c, int s) { return c.type == ContactType::sphere_plane || s == 1 ? 1.0 : -1.0; }
 
-// The poses of the bodies a contact touches, by side (second null for sphere_plane).
+// The world's pose and motion: a sphere fixed in the world sits on it.
+inline const BodyPose world_pose{};
+inline const BodyMotion world_motion{};
+
+// The poses of the bodies a contact touches, by side (second null for
+// sphere_plane; the world's for a sphere fixed in the world).
 using ContactPoses = std::array<const BodyPose*, 2>;
 inline ContactPoses contact_poses(const Contact& c, const std::vector<BodyPose>& poses) {
-  return {&poses[static_cast<std::size_t>(c.body[0])],
-          c.body[1] >= 0 ? &poses[static_cast<std::size_t>(c.body[1])] : nullptr};
+  const BodyPose* b = c.body[1] >= 0                         ? &poses[static_cast<std::size_t>(c.body[1])]
+                      : c.type == ContactType::sphere_sphere ? &world_pose
+                                                             : nullptr;
+  return {&poses[static_cast<std::size_t>(c.body[0])], b};
 }
 
 // Contact c's bodies' poses at q, held by value: for code that visits one
@@ -132,11 +139,11 @@ inline ContactPoses contact_poses(const Contact& c, const std::vector<BodyPose>&
 class ContactPosesAt {
  public:
   ContactPosesAt(const MultibodyModel& model, const Contact& c, const Eigen::Ref<const Eigen::VectorXd>& q);
-  ContactPoses view() const { return {&pose_[0], two_bodies_ ? &pose_[1] : nullptr}; }
+  ContactPoses view() const { return {&pose_[0], on_sphere_ ? &pose_[1] : nullptr}; }
 
  private:
-  std::array<BodyPose, 2> pose_;
-  bool two_bodies_;
+  std::array<BodyPose, 2> pose_;  // the second the world's where B is fixed in it
+  bool on_sphere_;
 };
 
 // x is q, or [q; u] for the gap rate too.
@@ -148,11 +155,14 @@ inline ContactKinematics contact_kinematics(const MultibodyModel& model, const C
 // contact_kinematics() in two parts: the normal, the gap and the arms (gap
 // rate 0), then the rows and the gap rate (u null: the rows alone).
 inline ContactGap contact_separation(const Contact& contact, const ContactPoses& poses);
-// The motions of the bodies a contact touches, by side (second null for sphere_plane).
+// The motions of the bodies a contact touches, by side (second null for
+// sphere_plane; the world's, at rest, for a sphere fixed in the world).
 using ContactMotions = std::array<const BodyMotion*, 2>;
 inline ContactMotions contact_motions(const Contact& c, const std::vector<BodyMotion>& motions) {
-  return {&motions[static_cast<std::size_t>(c.body[0])],
-          c.body[1] >= 0 ? &motions[static_cast<std::size_t>(c.body[1])] : nullptr};
+  const BodyMotion* b = c.body[1] >= 0                         ? &motions[static_cast<std::size_t>(c.body[1])]
+                        : c.type == ContactType::sphere_sphere ? &world_motion
+                                                               : nullptr;
+  return {&motions[static_cast<std::size_t>(c.body[0])], b};
 }
 // The gap rate from the bodies' motions and k's normal and arms, without the rows.
 inline double contact_gap_rate(const Contact& contact, const ContactMotions& motions, const ContactGap& k);
@@ -333,9 +343,9 @@ inline void add_contact_rows(const MultibodyModel& model, const Contact& c, cons
   if (c.type == ContactType::sphere_plane) {
     k.gap_rate = set_point_jacobian_row(a, *poses[0], c.at[0], k.normal, 1.0, u, k.row[0]);
   } else {
-    const Body& b = model.bodies[c.body[1]];
     k.gap_rate = set_point_jacobian_row(a, *poses[0], c.at[0], k.normal, -1.0, u, k.row[0]);
-    k.gap_rate += set_point_jacobian_row(b, *poses[1], c.at[1], k.normal, 1.0, u, k.row[1]);
+    if (c.body[1] >= 0)  // else a sphere fixed in the world: no row, no rate
+      k.gap_rate += set_point_jacobian_row(model.bodies[c.body[1]], *poses[1], c.at[1], k.normal, 1.0, u, k.row[1]);
   }
 }
 

@@ -42,12 +42,16 @@ struct Body {
 };
 
 enum class ContactType { sphere_plane, sphere_sphere };
+inline constexpr int ground_index = -1;  // Contact::body of the world itself
 inline constexpr std::array<Named<ContactType>, 2> contact_type_names{
     {{ContactType::sphere_plane, "sphere_plane"}, {ContactType::sphere_sphere, "sphere_sphere"}}};
 
 // sphere_plane: sphere (body[0], at[0], radius[0]) on a fixed plane through
 // plane_point with outward normal plane_normal (unit; default the ground y = 0).
 // sphere_sphere: spheres on body[0] (A) and body[1] (B); the normal points A -> B.
+// B may be the ground (body[1] == ground_index): a sphere fixed in the world
+// with its centre at at[1] in world coordinates, as a sphere on a ground-fixed
+// body of an OpenSim model is.
 struct Contact {
   std::string name;
   ContactType type = ContactType::sphere_plane;

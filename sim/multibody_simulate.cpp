@@ -21,7 +21,7 @@ class MultibodyProbe {
     double mechanical, force_normalized;
     double indentation;  // mean relative indentation over the contacts
     MultibodyEnergies energies;
-    double ground;  // N, vertical (+y) part of the contact forces of the bodies on planes
+    double ground;  // N, vertical (+y) part of the forces the world's planes and spheres apply
   };
 
   MultibodyProbe(const MultibodySystem& system, const Eigen::VectorXd& x0, Trace& trace)
@@ -106,7 +106,9 @@ class MultibodyProbe {
     for (std::size_t i = 0; i < per_sphere_.size(); ++i) {
       const Contact& c = model_.contacts[i];
       relative_sum += c.law.radius > 0.0 ? indentation_[i] / c.law.radius : 0.0;
+      // vertical_ is the force on B: the body on a plane; a sphere fixed in the world pushes A back.
       if (c.type == ContactType::sphere_plane) ground += c.count * vertical_[i];
+      else if (c.body[1] == ground_index) ground -= c.count * vertical_[i];
     }
     const double contacts = static_cast<double>(per_sphere_.size());
     return {mechanical, weight_ > 0.0 ? ground / weight_ : 0.0, contacts > 0 ? relative_sum / contacts : 0.0, e,

@@ -24,7 +24,7 @@ using test::source_path;
 const double root_8 = std::pow(2.0, 1.5);  // OpenSim's E* = E / 2^1.5 for two equal surfaces
 
 
-const SphereOnHalfSpace& contact(const OsimModel& m, const std::string& name) {
+const ContactPair& contact(const OsimModel& m, const std::string& name) {
   for (const auto& c : m.model.contacts)
     if (c.name == name) return c;
   throw std::out_of_range("no contact " + name);
