@@ -3,12 +3,15 @@
 #include "dropsim/sim/articulated_stance.hpp"
 
 #include <algorithm>
+#include <boost/math/tools/toms748_solve.hpp>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
 #include "dropsim/sim/articulated_rigid.hpp"
 #include "dropsim/sim/format.hpp"
 #include "dropsim/sim/kinematics.hpp"
+#include "dropsim/sim/multibody_system.hpp"
 
 namespace dropsim {
 
@@ -24,6 +27,42 @@ int articulated_index(const ArticulatedModel& model, const std::string& name) {
   for (std::size_t i = 0; i < model.contacts.size(); ++i)
     if (model.contacts[i].name == name) return static_cast<int>(i);
   throw std::logic_error("rigid model's contact " + name + " is not in the articulated model");
+}
+
+// One vertical body: its support grows as it sinks (every surface under it
+// pushes harder), so the balance is a bracketed root in y, found where
+// Newton's tangent vanishes at first touch (Hertz's stiffness is zero there).
+Equilibrium vertical_equilibrium(const MultibodyModel& m, const Eigen::VectorXd& start) {
+  const MultibodySystem system(m);
+  const double weight = m.total_mass() * m.gravity;
+  Eigen::VectorXd x = start, f(m.nu);
+  const auto imbalance = [&](double y) {  // net upward force over the weight
+    x[0] = y;
+    system.applied_forces(x, f);
+    return f[0] / weight;
+  };
+  double high = start[0], low = high, sink = 1e-6 * m.characteristic_length;
+  // Above: where the support does not yet carry the weight (the smoothed law may float it).
+  for (int k = 0; imbalance(high) > 0.0; ++k, sink *= 2.0) {
+    if (k > 200) throw EquilibriumError("the contacts push the body up at every height tried: it floats away");
+    high += sink;
+  }
+  sink = 1e-6 * m.characteristic_length;
+  for (int k = 0; imbalance(low) <= 0.0; ++k, sink *= 2.0) {
+    if (k > 200 || !std::isfinite(low))
+      throw EquilibriumError("the contacts under the body never carry its weight however deep it sinks");
+    low -= sink;
+  }
+  std::uintmax_t iterations = 200;
+  const auto root = boost::math::tools::toms748_solve(imbalance, low, high, boost::math::tools::eps_tolerance<double>(50), iterations);
+  Equilibrium e;
+  e.x = start;
+  const double y = 0.5 * (root.first + root.second);
+  e.residual = std::abs(imbalance(y));
+  e.x[0] = y;
+  e.iterations = static_cast<int>(iterations);
+  if (!(e.residual < 1e-9)) throw EquilibriumError("the vertical force balance did not converge within 200 bracketing steps");
+  return e;
 }
 
 // The equilibrium from the model moved up or down until its deepest contact
@@ -43,7 +82,7 @@ Stance stand(const ArticulatedModel& articulated, MultibodyModel rigid) {
   if (std::isfinite(lift)) start[vertical_index(m.bodies.front().joint)] += lift;
   start.tail(m.nu).setZero();
   try {
-    out.equilibrium = static_equilibrium(m, start);
+    out.equilibrium = m.bodies.front().joint == Joint::vertical ? vertical_equilibrium(m, start) : static_equilibrium(m, start);
     out.at_equilibrium = true;
   } catch (const EquilibriumError& e) {
     out.no_equilibrium = e.what();

@@ -209,14 +209,22 @@ TEST(CmdOsim, ForwardSetupBudgetIsWeighed) {
   }
 }
 
-// A knee on one heel sphere cannot stand locked: no forces at rest, so no modes, and a sentence saying so.
-TEST(CmdOsim, ModesRefuseAPoseThatDoesNotStand) {
+// A knee on one heel sphere cannot stand frozen whole: its modes are the
+// vertical stance's alone, and a sentence says why there are no others.
+TEST(CmdOsim, ModesOfAPoseThatDoesNotStandFrozenAreTheVerticalOnes) {
   const std::string model = source_path("tests/data/osim/legacy_custom_knee.osim");
   const CliResult r = run_dropsim({"osim", "modes", model});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("no static equilibrium with every joint locked"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("--coordinate"), std::string::npos) << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no frozen equilibrium: no frozen or articulated modes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("frozen whole, the model topples"), std::string::npos) << r.out;
+  const json modes = run_json({"osim", "modes", model, "--json"});
+  EXPECT_FALSE(modes.contains("frozen"));
+  ASSERT_TRUE(modes.contains("vertical"));
+  ASSERT_EQ(modes["vertical"]["modes"].size(), 1u);
+  // One sphere under one vertical slider: omega^2 = k / m, the contact's own.
+  const auto& contact = modes["vertical"]["contacts"][0];
+  EXPECT_NEAR(modes["vertical"]["modes"][0]["omega"].get<double>(), contact["omega_single"].get<double>(),
+              1e-9 * contact["omega_single"].get<double>());
   // A pose sunk deep still stands: the equilibrium search starts with the deepest sphere touching.
   EXPECT_EQ(run_dropsim({"osim", "modes", block_model, "--coordinate", "block_ty=-5", "--integrator", "rk4"}).exit_code, 0);
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "dropsim/sim/articulated_analysis.hpp"
+#include "dropsim/sim/articulated_rigid.hpp"
 
 namespace dropsim {
 namespace {
@@ -157,6 +158,7 @@ TEST(Articulated, FrozenCompositeHasTheParallelAxisInertia) {
   m.spheres.push_back({"s", a, {0.0, -0.1, 0.0}, 0.1});
   m.half_spaces.push_back({"floor", ground_body, frame(Eigen::Vector3d::Zero(), {0.0, 0.0, -M_PI / 2})});
   ContactPair c;
+  c.half_space = 0;
   c.name = "c";
   c.law.kind = ContactLawKind::hertz;
   c.law.effective_modulus = 1e6;
@@ -204,6 +206,7 @@ ArticulatedModel standing_block() {
     for (const double z : {0.15, -0.15}) {
       m.spheres.push_back({"s" + std::to_string(k), 0, {x, -0.2, z}, 0.1});
       ContactPair c;
+      c.half_space = 0;
       c.name = "c" + std::to_string(k);
       c.sphere = k++;
       c.law.kind = ContactLawKind::hunt_crossley;

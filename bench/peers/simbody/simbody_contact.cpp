@@ -80,6 +80,31 @@ SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radi
   return out;
 }
 
+SimbodyContactWrench simbody_sphere_on_fixed_sphere(const ContactLaw& law, double radius, const Eigen::Vector3d& centre,
+                                                    const Eigen::Quaterniond& orientation, const Eigen::Vector3d& velocity,
+                                                    const Eigen::Vector3d& angular_velocity, double other_radius,
+                                                    const Eigen::Vector3d& other_centre) {
+  using namespace SimTK;
+  MultibodySystem system;
+  SimbodyMatterSubsystem matter(system);
+  GeneralForceSubsystem forces(system);
+  GeneralContactSubsystem contacts(system);
+  Body::Rigid body(MassProperties(1.0, Vec3(0), UnitInertia(1)));
+  MobilizedBody::Free ball(matter.Ground(), Transform(), body, Transform());
+  const ContactSetIndex set = contacts.createContactSet();
+  contacts.addBody(set, matter.updGround(), ContactGeometry::Sphere(other_radius), Transform(simtk(other_centre)));
+  contacts.addBody(set, ball, ContactGeometry::Sphere(radius), Transform());
+  hunt_crossley_force(forces, contacts, set, law);
+  system.realizeTopology();
+  State state = system.getDefaultState();
+  const Quaternion q(orientation.w(), orientation.x(), orientation.y(), orientation.z());
+  ball.setQToFitTransform(state, Transform(Rotation(q), simtk(centre)));
+  ball.setUToFitVelocity(state, SpatialVec(simtk(angular_velocity), simtk(velocity)));
+  system.realize(state, Stage::Dynamics);
+  const SpatialVec& w = system.getRigidBodyForces(state, Stage::Dynamics)[ball.getMobilizedBodyIndex()];
+  return {eigen(w[1]), eigen(w[0])};
+}
+
 std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
                                                   double accuracy, SimbodyIntegrator which, bool interpolate_samples,
                                                   SimbodyLandingCounts* counts) {
@@ -94,8 +119,11 @@ std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing,
   Force::Gravity gravity(forces, matter, -YAxis, landing.gravity);
   const ContactSetIndex set = contacts.createContactSet();
   contacts.addBody(set, matter.updGround(), ContactGeometry::HalfSpace(), ground_frame());
-  for (const Eigen::Vector3d& at : landing.spheres)
-    contacts.addBody(set, free, ContactGeometry::Sphere(landing.radius), Transform(simtk(at)));
+  for (std::size_t i = 0; i < landing.spheres.size(); ++i)
+    contacts.addBody(set, free, ContactGeometry::Sphere(landing.radii.empty() ? landing.radius : landing.radii[i]),
+                     Transform(simtk(landing.spheres[i])));
+  for (const FixedSphere& f : landing.fixed_spheres)
+    contacts.addBody(set, matter.updGround(), ContactGeometry::Sphere(f.radius), Transform(simtk(f.centre)));
   hunt_crossley_force(forces, contacts, set, landing.law);
   system.realizeTopology();
 

@@ -26,6 +26,21 @@ SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radi
                                               const Eigen::Quaterniond& orientation, const Eigen::Vector3d& velocity,
                                               const Eigen::Vector3d& angular_velocity);
 
+// The same with the sphere meeting another sphere of radius `other_radius`
+// fixed in the world at `other_centre` instead of the ground: one
+// SimTK::HuntCrossleyForce over both surfaces, as OpenSim's HuntCrossleyForce
+// pairs two spheres of its geometry.
+SimbodyContactWrench simbody_sphere_on_fixed_sphere(const ContactLaw& law, double radius, const Eigen::Vector3d& centre,
+                                                    const Eigen::Quaterniond& orientation, const Eigen::Vector3d& velocity,
+                                                    const Eigen::Vector3d& angular_velocity, double other_radius,
+                                                    const Eigen::Vector3d& other_centre);
+
+// A sphere fixed in the world: on the ground body, as an OpenSim sphere on a welded body is.
+struct FixedSphere {
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  double radius = 0.0;
+};
+
 // A free body with its centre of mass at its origin and principal inertia
 // along its axes, carrying spheres of one radius at body points, landing under
 // gravity -y on the ground y = 0, every surface with `law`.
@@ -34,6 +49,8 @@ struct SimbodyLanding {
   double mass = 1.0, radius = 0.01, gravity = 9.81;
   Eigen::Vector3d principal_inertia = Eigen::Vector3d::Ones();
   std::vector<Eigen::Vector3d> spheres;  // body frame
+  std::vector<double> radii;             // per sphere where given, else `radius` for all
+  std::vector<FixedSphere> fixed_spheres;  // in the world, in the same contact set
   Eigen::Vector3d position = Eigen::Vector3d::Zero(), velocity = Eigen::Vector3d::Zero(),
                   angular_velocity = Eigen::Vector3d::Zero();  // world
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
