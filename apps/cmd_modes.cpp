@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numbers>
 
@@ -29,6 +30,27 @@ struct ModesOptions {
 constexpr double verify_tolerance = 0.005;
 
 std::string contact_name(const MultibodyModel& m, int i) { return m.contacts[static_cast<std::size_t>(i)].name; }
+
+// rk4's predicted step limit on the damped problem the friction modes solve
+// (full tangent) and on the frozen-geometry system `dropsim steplimit` uses.
+struct StepLimits {
+  double friction = 0.0, frozen = 0.0;  // s
+};
+// None (NaN) on a pose that would topple: no step keeps a growing root from growing.
+StepLimits rk4_step_limits(const ModesAnalysis& a) {
+  const double frozen = integrators::step_limit(integrators::Method::rk4, a.lin.linear_system()).step;
+  if (!a.friction_growth_rates.empty()) return {std::numeric_limits<double>::quiet_NaN(), frozen};
+  return {integrators::step_limit(integrators::Method::rk4, friction_system(a)).step, frozen};
+}
+
+// A measured frequency, or what stopped the measurement: never a number that was not measured.
+std::string measured(double omega) { return std::isfinite(omega) ? significant(omega, 6) : "unmeasured"; }
+std::string error_percent(double relative) {
+  if (!std::isfinite(relative)) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4f", 100.0 * relative);
+  return text;
+}
 
 json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibrium* eq, const ModesAnalysis& a,
              const std::vector<ModeCheck>& checks) {
@@ -78,6 +100,20 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
     out["decay_rates"] = a.decay_rates;
     out["stiffest"] = a.friction_stiffest ? "friction" : "normal";
   }
+  if (!a.friction_modes.empty() || !a.friction_decay_rates.empty()) {
+    out["friction_modes"] = json::array();
+    for (const auto& m : a.friction_modes)
+      out["friction_modes"].push_back({{"omega", m.omega}, {"damped_omega", m.damped_omega},
+                                       {"frequency", m.damped_omega / (2.0 * std::numbers::pi)},
+                                       {"damping_ratio", m.damping_ratio}, {"shape", values(m.shape)},
+                                       {"rate_shape", values(m.rate_shape)}, {"gap_shape", values(m.gap_shape)}});
+    out["friction_decay_rates"] = a.friction_decay_rates;
+    out["friction_growth_rates"] = a.friction_growth_rates;
+    out["friction_fastest"] = a.friction_fastest;
+    const StepLimits h = rk4_step_limits(a);
+    out["rk4_step_limit"] = number_or_null(h.friction);
+    out["rk4_step_limit_frozen"] = h.frozen;
+  }
   if (!checks.empty()) {
     out["verification"] = json::array();
     for (const auto& c : checks) {
@@ -87,10 +123,36 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
                         {"omega", number_or_null(r.omega)},
                         {"relative_error", number_or_null(r.relative_error)},
                         {"contact_opened", r.contact_opened}, {"diverged", r.diverged}});
-      out["verification"].push_back({{"mode", c.mode}, {"predicted", c.predicted}, {"runs", runs}});
+      out["verification"].push_back({{"mode", c.mode}, {"predicted", c.predicted},
+                                     {"damping_ratio", c.damping_ratio}, {"too_damped", c.too_damped},
+                                     {"runs", runs}});
     }
   }
   return out;
+}
+
+void print_friction_modes(const MultibodyModel& model, const ModesAnalysis& a) {
+  std::printf("\nwith friction (damped quadratic problem (M s^2 + D s + K_t) x = 0, D = J^T C J + friction's damping,\n"
+              "K_t the full tangent: the modes a run shows, friction's damping holding the contact points back):\n");
+  std::printf("  %4s %13s %11s %9s  shape (real part)\n", "#", "omega_d_rad/s", "|s|_rad/s", "zeta");
+  for (std::size_t k = 0; k < a.friction_modes.size(); ++k) {
+    const Mode& m = a.friction_modes[k];
+    std::printf("  %4zu %13.6g %11.6g %9.4g  %s\n", k + 1, m.damped_omega, m.omega, m.damping_ratio,
+                describe_motion(model, m.shape).c_str());
+  }
+  std::printf("  real roots (overdamped), decay rate_1/s:");
+  for (const double r : a.friction_decay_rates) std::printf(" %.6g", r);
+  std::printf("%s\n", a.friction_decay_rates.empty() ? " none" : "");
+  if (!a.friction_growth_rates.empty()) {
+    std::printf("  UNSTABLE: real roots grow at");
+    for (const double r : a.friction_growth_rates) std::printf(" %.6g", r);
+    std::printf(" 1/s: the pose would topple\n");
+  }
+  const StepLimits h = rk4_step_limits(a);
+  std::printf("  fastest |s| %.6g 1/s; rk4 step limit predicted: %s on these modes, %.6g s on the frozen geometry "
+              "(as steplimit)\n",
+              a.friction_fastest,
+              std::isfinite(h.friction) ? (significant(h.friction, 6) + " s").c_str() : "none (a root grows)", h.frozen);
 }
 
 void print_text(const MultibodyModel& model, const io::Scenario& s, const Equilibrium* eq, const ModesAnalysis& a,
@@ -139,16 +201,30 @@ void print_text(const MultibodyModel& model, const io::Scenario& s, const Equili
     std::printf("\nstiffest: %s (fastest decay %.6g 1/s against omega_max %.6g rad/s)\n",
                 a.friction_stiffest ? "friction" : "a normal mode", a.decay_rates.front(), a.omega_max);
   }
+  const bool friction = a.lin.friction_damping.size() != 0;
+  if (friction) print_friction_modes(model, a);
   if (checks.empty()) return;
-  std::printf("\nverification of the modes with load stiffness (rk4 at fixed step, from rest at equilibrium +\n"
-              "amplitude x mode shape, up to 20 periods; measured: zero crossings of the modal coordinate):\n");
+  if (friction)
+    std::printf("\nverification of the friction modes (rk4 at fixed step, from equilibrium started on the mode alone:\n"
+                "displaced along its shape, moving at Re(s v); until it decays 1000x, up to 20 periods; measured:\n"
+                "zero crossings of the modal coordinate, against the damped frequency Im s)%s:\n",
+                a.friction_growth_rates.empty() ? ""
+                                                : ";\nthe pose would topple: a run started on one mode alone leaves the toppling unexcited to first order");
+  else
+    std::printf("\nverification of the modes with load stiffness (rk4 at fixed step, from rest at equilibrium +\n"
+                "amplitude x mode shape, up to 20 periods; measured: zero crossings of the modal coordinate):\n");
   std::printf("  %4s %11s %12s %11s %11s %10s  %s\n", "mode", "predicted", "amplitude_m", "step_s", "measured",
               "error_%", "contacts");
-  for (const auto& c : checks)
+  for (const auto& c : checks) {
+    if (c.too_damped)
+      std::printf("  %4d %11.6g  too damped to measure: zeta %.3g, decays 1000x within %.3g periods (not counted)\n",
+                  c.mode + 1, c.predicted, c.damping_ratio, min_periods);
     for (const auto& r : c.runs)
-      std::printf("  %4d %11.6g %12.4g %11.4g %11.6g %10.4f  %s\n", c.mode + 1, c.predicted, r.amplitude, r.step,
-                  r.omega, 100.0 * r.relative_error,
+      std::printf("  %4d %11.6g %12.4g %11.4g %11s %10s  %s\n", c.mode + 1, c.predicted, r.amplitude, r.step,
+                  measured(r.omega).c_str(),
+                  error_percent(r.relative_error).c_str(),
                   r.diverged ? "diverged" : r.contact_opened ? "a contact OPENED" : "stayed closed");
+  }
 }
 
 int run_modes(const ModesOptions& o) {
@@ -179,8 +255,13 @@ int run_modes(const ModesOptions& o) {
 
   int code = exit_ok;
   for (const auto& c : checks) {
+    if (c.too_damped) continue;  // reported as such, nothing was measured
     const VerifyRun& finest = c.runs.back();
-    if (!(std::abs(finest.relative_error) <= verify_tolerance)) {
+    if (!std::isfinite(finest.omega)) {
+      std::fprintf(stderr, "dropsim: %s: mode %d (%.6g rad/s predicted) could not be measured: fewer than 3 zero crossings\n",
+                   s.file.c_str(), c.mode + 1, c.predicted);
+      code = exit_check_failed;
+    } else if (!(std::abs(finest.relative_error) <= verify_tolerance)) {
       std::fprintf(stderr, "dropsim: %s: mode %d measured %.6g rad/s against %.6g predicted (beyond %.2g %%)\n",
                    s.file.c_str(), c.mode + 1, finest.omega, c.predicted, 100.0 * verify_tolerance);
       code = exit_check_failed;

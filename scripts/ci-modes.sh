@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Contact modes: analyse every scenarios/modes file, verify the bar and the
-# quadruped by simulation, and run them all through `dropsim run`.
+# Contact modes: analyse every scenarios/modes file, verify by simulation the
+# bar, the quadruped, the resting box with friction and every friction
+# scenario at rest, and run the modes scenarios through `dropsim run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/bin/dropsim
@@ -10,6 +11,21 @@ for f in scenarios/modes/*.json; do
 done
 "$bin" modes --verify scenarios/modes/bar_two_supports.json
 "$bin" modes --verify scenarios/modes/quadruped_two_limbs.json
+"$bin" modes --verify scenarios/modes/box_friction_rest.json
+# With friction the damped modes are verified. A body friction cannot hold at
+# rest has no state to perturb about: the slope past its friction angle slides
+# (no equilibrium) and the one below it creeps; --verify refuses both with
+# exit 2 and a sentence, which is checked here too.
+for f in $(find scenarios/friction -name '*.json' | sort); do
+  case "$(basename "$f")" in
+    slope_held.json | slope_sliding.json)
+      status=0
+      "$bin" modes --verify "$f" >/dev/null 2>&1 || status=$?
+      [ "$status" -eq 2 ] || { echo "ci-modes: $f: expected exit 2 (no state at rest), got $status" >&2; exit 1; }
+      ;;
+    *) "$bin" modes --verify "$f" ;;
+  esac
+done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$bin" run scenarios/modes/*.json -o "$out"

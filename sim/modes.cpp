@@ -8,6 +8,8 @@
 #include <complex>
 #include <numbers>
 
+#include "dropsim/sim/quadratic_modes.hpp"
+
 namespace dropsim {
 
 namespace {
@@ -26,13 +28,7 @@ Eigen::VectorXd normalised(const Eigen::VectorXd& v) {
 class DampedModes {
  public:
   DampedModes(const Eigen::MatrixXd& m, const Eigen::MatrixXd& k, const Eigen::MatrixXd& c, double omega_scale) {
-    const auto nu = m.rows();
-    const Eigen::LLT<Eigen::MatrixXd> llt(m);
-    Eigen::MatrixXd z = Eigen::MatrixXd::Zero(2 * nu, 2 * nu);
-    z.topRightCorner(nu, nu).setIdentity();
-    z.bottomLeftCorner(nu, nu) = -llt.solve(k);
-    z.bottomRightCorner(nu, nu) = -llt.solve(c);
-    const Eigen::EigenSolver<Eigen::MatrixXd> solver(z, false);
+    const Eigen::EigenSolver<Eigen::MatrixXd> solver(first_order_matrix(m, k, c), false);
     for (const auto& l : solver.eigenvalues())
       if (l.imag() > 1e-9 * std::abs(l) && std::abs(l) > 1e-6 * omega_scale) oscillating_.push_back(l);
     used_.assign(oscillating_.size(), false);
@@ -61,7 +57,34 @@ class DampedModes {
   std::vector<bool> used_;
 };
 
+// The friction modes: each complex pair of the damped problem as a Mode.
+void add_friction_modes(ModesAnalysis& out, const Eigen::MatrixXd& damping) {
+  const Linearization& lin = out.lin;
+  const QuadraticModes q = quadratic_modes(lin.M, out.tangent, damping + lin.friction_damping);
+  for (const ComplexMode& c : q.oscillating) {
+    Mode m;
+    m.omega = std::abs(c.s);
+    m.damped_omega = c.s.imag();
+    m.damping_ratio = -c.s.real() / m.omega + 0.0;  // + 0: no -0
+    m.shape = c.shape;
+    m.rate_shape = c.rate_shape;
+    m.gap_shape = lin.J * m.shape;
+    out.friction_modes.push_back(m);
+    out.friction_fastest = std::max(out.friction_fastest, m.omega);
+  }
+  for (const double r : q.decay_rates) {
+    (r > 0.0 ? out.friction_decay_rates : out.friction_growth_rates).push_back(std::abs(r));
+    out.friction_fastest = std::max(out.friction_fastest, std::abs(r));
+  }
+  std::sort(out.friction_growth_rates.begin(), out.friction_growth_rates.end(), std::greater<>());
+}
+
 }  // namespace
+
+integrators::LinearSystem friction_system(const ModesAnalysis& a) {
+  const Linearization& lin = a.lin;
+  return {lin.M, a.tangent, lin.J.transpose() * lin.C * lin.J + lin.friction_damping};
+}
 
 std::vector<double> real_decay_rates(const Linearization& lin) {
   std::vector<double> rates;
@@ -154,7 +177,8 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
   const Linearization& lin = out.lin;
   const Eigen::MatrixXd damping = lin.J.transpose() * lin.C * lin.J;
   // The full tangent: contact laws plus load (geometric) stiffness.
-  const Eigen::MatrixXd kt = tangent_stiffness(model, x);
+  out.tangent = tangent_stiffness(model, x);
+  const Eigen::MatrixXd& kt = out.tangent;
   const Eigen::MatrixXd kt_sym = 0.5 * (kt + kt.transpose());
   const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> loaded(kt_sym, lin.M);
   const double top = loaded.eigenvalues().cwiseAbs().maxCoeff();
@@ -170,6 +194,8 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     damped_loaded.assign(m, lin.M, damping);
     out.loaded_modes.push_back(m);
   }
+  // The unsymmetrised tangent: the damped problem is general anyway.
+  if (lin.friction_damping.size() != 0) add_friction_modes(out, damping);
   return out;
 }
 

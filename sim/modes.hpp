@@ -27,6 +27,9 @@ struct Mode {
   bool overdamped = false;
   Eigen::VectorXd shape;       // speed-space displacement (nu), largest component 1
   Eigen::VectorXd gap_shape;   // J shape, per active contact (m per unit shape)
+  // Friction modes only (a complex root s, x = Re(v e^(s t)) with Re v = shape):
+  // the speeds Re(s v) that, with shape, start this mode alone. Empty otherwise.
+  Eigen::VectorXd rate_shape;
 };
 
 struct ModesAnalysis {
@@ -51,7 +54,21 @@ struct ModesAnalysis {
   // fastest first. Empty without friction.
   std::vector<double> decay_rates;
   bool friction_stiffest = false;  // the fastest decay outruns every rate of the frictionless system
+  // With friction, the modes a run shows (docs/physics.md#modes-with-friction): the
+  // damped quadratic eigenproblem (M s^2 + D s + K_t) x = 0 with D = J^T C J plus
+  // friction's damping and K_t the full tangent. Friction's damping nearly pins
+  // the contact points, which the undamped modes above leave free to slide.
+  // Each complex pair is a mode: omega = |s|, damped_omega = Im s, damping_ratio
+  // = -Re s / |s|. Empty without friction.
+  std::vector<Mode> friction_modes;          // ascending damped_omega
+  std::vector<double> friction_decay_rates;  // its real roots s < 0 as -s, 1/s, fastest first
+  std::vector<double> friction_growth_rates; // real roots s > 0, 1/s: the pose would topple
+  double friction_fastest = 0.0;             // largest |s| of the damped problem, 1/s
+  Eigen::MatrixXd tangent;                   // K_t, nu x nu (empty without contacts)
 };
+
+// With friction: M, K_t, D of the damped problem the friction modes solve.
+integrators::LinearSystem friction_system(const ModesAnalysis& analysis);
 
 // The real decay rates of lin's full linear system (empty without friction).
 std::vector<double> real_decay_rates(const Linearization& lin);

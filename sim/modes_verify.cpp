@@ -35,25 +35,51 @@ std::vector<ModeCheck> verify_modes(const MultibodyModel& model, const ModesAnal
   std::vector<ModeCheck> checks;
   const Linearization& lin = analysis.lin;
   if (lin.contacts.empty()) return checks;
+  const bool friction = lin.friction_damping.size() != 0;
+  const std::vector<Mode>& modes = friction ? analysis.friction_modes : analysis.loaded_modes;
+  // Friction's real rates can outrun the mode verified: keep the method stable
+  // on them, by the limit `dropsim steplimit` predicts (frozen geometry: a
+  // pose that would topple has a growing root no step keeps from growing).
+  const double largest_step =
+      friction ? 0.5 * integrators::step_limit(settings.method, lin.linear_system()).step
+               : std::numeric_limits<double>::infinity();
   const double smallest_indentation = lin.indentation.minCoeff();
-  for (std::size_t n = 0; n < analysis.loaded_modes.size(); ++n) {
-    const Mode& mode = analysis.loaded_modes[n];
+  for (std::size_t n = 0; n < modes.size(); ++n) {
+    const Mode& mode = modes[n];
     const Eigen::RowVectorXd modal_row = (lin.M * mode.shape).transpose() / mode.shape.dot(lin.M * mode.shape);
     ModeCheck check;
     check.mode = static_cast<int>(n);
     check.predicted = mode.overdamped ? mode.omega : (mode.damped_omega > 0.0 ? mode.damped_omega : mode.omega);
+    check.damping_ratio = mode.damping_ratio;
     const double period = 2.0 * std::numbers::pi / check.predicted;
+    // A damped mode is measured while it stands above the others it leaks
+    // into: until it has decayed a thousandfold (friction modes: exactly,
+    // e^(-zeta omega t); the others as before, at least three periods).
+    double duration = settings.periods * period;
+    if (friction) {
+      const double z = mode.damping_ratio;
+      const double decay_periods = z > 0.0 ? std::log(1e3) * std::sqrt(1.0 - z * z) / (2.0 * std::numbers::pi * z)
+                                           : settings.periods;
+      check.too_damped = decay_periods < min_periods;
+      duration = std::min(decay_periods, settings.periods) * period;
+    } else if (mode.damping_ratio > 0.0) {
+      const double decay_periods = std::log(1e3) / (2.0 * std::numbers::pi * mode.damping_ratio);
+      duration = std::clamp(decay_periods, 3.0, settings.periods) * period;
+    }
+    if (check.too_damped) {
+      checks.push_back(check);
+      continue;
+    }
     double amplitude = settings.amplitude_fraction * smallest_indentation;
-    double step = period / settings.steps_per_period;
+    double step = std::min(period / settings.steps_per_period, largest_step);
     for (int level = 0; level < settings.levels; ++level, amplitude *= 0.5, step *= 0.5) {
+      const double scale = amplitude / mode.gap_shape.cwiseAbs().maxCoeff();
       Eigen::VectorXd x0 = analysis.x;
       x0.tail(model.nu).setZero();
-      advance_configuration(model, x0.head(model.nq), mode.shape * (amplitude / mode.gap_shape.cwiseAbs().maxCoeff()));
+      advance_configuration(model, x0.head(model.nq), mode.shape * scale);
+      if (mode.rate_shape.size() != 0) x0.tail(model.nu) = mode.rate_shape * scale;
       RunSettings run;
-      // A damped mode is measured while it stands above the others it leaks
-      // into: until it has decayed a thousandfold, at least three periods.
-      const double decay_periods = mode.damping_ratio > 0.0 ? std::log(1e3) / (2.0 * std::numbers::pi * mode.damping_ratio) : settings.periods;
-      run.duration = std::clamp(decay_periods, 3.0, settings.periods) * period;
+      run.duration = duration;
       run.output_interval = step;
       run.integrator.method = settings.method;
       run.integrator.step = step;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -168,6 +169,85 @@ TEST(ModesVerify, QuadrupedMatchesTheFullLinearisation) {
   for (const auto& c : checks)
     for (const auto& r : c.runs) EXPECT_LT(std::abs(r.relative_error), 0.005) << "mode " << c.mode;
   EXPECT_LT(a.loaded_modes[0].omega, 0.8 * a.modes[0].omega);
+}
+
+// The box of scenarios/modes/box_friction_rest.json with transition velocity
+// v_t: linear springs k at spheres of radius R, centres h below the centre of
+// mass, at x = +-a, z = +-b.
+ModesAnalysis resting_box(double transition_velocity) {
+  const std::string vt = nlohmann::json(transition_velocity).dump();
+  std::string contacts;
+  for (const char* x : {"-0.05", "0.05"})
+    for (const char* z : {"-0.04", "0.04"})
+      contacts += std::string(contacts.empty() ? "" : ",") + R"({"type": "sphere_plane", "body": "box", "at": [)" + x +
+                  ", -0.02, " + z + R"(], "radius": 0.01, "law": "linear", "stiffness": 1e4,
+                   "static_friction": 0.8, "dynamic_friction": 0.8, "transition_velocity": )" + vt + "}";
+  const io::Scenario s = io::parse_scenario(R"({"name": "box", "duration": 0.1,
+    "bodies": [{"name": "box", "joint": "free", "mass": 2.0, "inertia": [0.004, 0.006, 0.004], "position": [0, 0.0295, 0]}],
+    "contacts": [)" + contacts + "]}",
+                                            "box.json");
+  const MultibodyModel& m = *s.multibody();
+  return analyse_modes(m, static_equilibrium(m, m.initial_state()).x);
+}
+
+// Friction's damping per contact, F_n (2 mu_s - mu_d) / v_t, pins the contact
+// points as v_t -> 0: the box then pitches about its contact line x = +-a.
+// Springs 4 k a^2 less the load stiffness m g h (sphere centres h below the
+// centre of mass, docs/physics.md#load-stiffness) over the inertia about the
+// contact points, at depth h + R - delta/2 (the slip is taken midway through
+// the overlap delta = m g / 4 k): omega^2 = (4 k a^2 - m g h) / (I_z + m d^2).
+// Rolling about z = +-b likewise with b and I_x.
+TEST(FrictionModes, LargeFrictionPinsTheContactPoints) {
+  const double m = 2.0, k = 1e4, h = 0.02, radius = 0.01, g = 9.80665;
+  const double delta = m * g / (4 * k), depth = h + radius - 0.5 * delta;
+  const double pinned_pitch = std::sqrt((4 * k * 0.05 * 0.05 - m * g * h) / (0.004 + m * depth * depth));
+  const double pinned_roll = std::sqrt((4 * k * 0.04 * 0.04 - m * g * h) / (0.004 + m * depth * depth));
+  const double free_pitch = std::sqrt((4 * k * 0.05 * 0.05 - m * g * h) / 0.004);  // about the centre
+
+  const ModesAnalysis pinned = resting_box(1e-7);
+  auto nearest = [](const std::vector<Mode>& modes, double omega) {
+    return *std::min_element(modes.begin(), modes.end(), [&](const Mode& p, const Mode& q) {
+      return std::abs(p.damped_omega - omega) < std::abs(q.damped_omega - omega);
+    });
+  };
+  const Mode pitch = nearest(pinned.friction_modes, pinned_pitch), roll = nearest(pinned.friction_modes, pinned_roll);
+  EXPECT_NEAR(pitch.damped_omega, pinned_pitch, 1e-4 * pinned_pitch);
+  EXPECT_NEAR(roll.damped_omega, pinned_roll, 1e-4 * pinned_roll);
+  EXPECT_LT(pitch.damping_ratio, 1e-3);  // a pinned point does not slip: the dampers do no work
+
+  // Without friction the box turns about its centre (the loaded modes).
+  EXPECT_TRUE(std::any_of(pinned.loaded_modes.begin(), pinned.loaded_modes.end(),
+                          [&](const Mode& l) { return std::abs(l.omega - free_pitch) < 1e-4 * free_pitch; }));
+  // At v_t = 1 cm/s friction damps the pitch but nearly pins it: between the two.
+  const ModesAnalysis scenario = resting_box(0.01);
+  const Mode partly = nearest(scenario.friction_modes, pinned_pitch);
+  std::printf("[measured] box pitch: frictionless %.6g, v_t 1 cm/s %.6g (zeta %.3g), pinned %.6g rad/s\n", free_pitch,
+              partly.damped_omega, partly.damping_ratio, pinned_pitch);
+  EXPECT_GT(partly.damped_omega, 0.98 * pinned_pitch);
+  EXPECT_LT(partly.damped_omega, 0.5 * (pinned_pitch + free_pitch));
+  EXPECT_GT(partly.damping_ratio, 0.0);
+}
+
+// `dropsim modes --verify`'s check on that box: every friction mode measured
+// within 0.5 % of its damped frequency, or too damped to count.
+TEST(ModesVerify, FrictionModesOfTheRestingBox) {
+  const io::Scenario s = io::load_scenario(scenario_path("box_friction_rest.json"));
+  const MultibodyModel& m = *s.multibody();
+  const ModesAnalysis a = analyse_modes(m, static_equilibrium(m, m.initial_state()).x);
+  ASSERT_FALSE(a.friction_modes.empty());
+  VerifySettings quick;
+  quick.levels = 2;
+  int measured = 0;
+  for (const auto& c : verify_modes(m, a, quick)) {
+    if (c.too_damped) {
+      EXPECT_TRUE(c.runs.empty());
+      continue;
+    }
+    ++measured;
+    EXPECT_NEAR(c.predicted, a.friction_modes[static_cast<std::size_t>(c.mode)].damped_omega, 1e-12 * c.predicted);
+    EXPECT_LT(std::abs(c.runs.back().relative_error), 0.005) << "mode " << c.mode;
+  }
+  EXPECT_GE(measured, 3);  // bounce, pitch, roll
 }
 
 // Frequency measurement on a known signal.
