@@ -332,7 +332,7 @@ inline void add_body_wrench(const Body& b, const BodyPose& pose, const Eigen::Ve
     const Eigen::Vector3d d = poses[1]->com + k.arm[1] - pa;
     const double distance = d.norm();
     if (distance > 0.0) k.normal = d / distance;  // coincident centres: fall back to +y
-    k.gap = distance - c.radius[0] - c.radius[1];
+    k.gap = distance - (c.radius[0] + c.radius[1]);  // as Simbody rounds it: r1 + r2 - |d|
   }
   return k;
 }
