@@ -174,7 +174,7 @@ void print_inspect(const Posed& p, const FrozenAnalysis& frozen) {
     }
   const auto report = [](const char* what, const Stance& st) {
     if (st.at_equilibrium)
-      std::printf("%s: %d Newton iterations, force imbalance %.2g of the weight\n", what, st.equilibrium.iterations,
+      std::printf("%s: %d iterations, force imbalance %.2g of the weight\n", what, st.equilibrium.iterations,
                   st.equilibrium.residual);
     else
       std::printf("%s: not found (%s)\n", what, st.no_equilibrium.c_str());
