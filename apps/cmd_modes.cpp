@@ -240,10 +240,6 @@ int run_modes(const ModesOptions& o) {
       throw io::InputError(s.file, "/modes_at", e.what());
     }
     x = eq.x;
-    if (o.verify && eq.creep_speed > 0.0)
-      throw io::InputError(s.file, "/modes_at",
-                           "--verify perturbs about a state at rest, but this body creeps at " +
-                               significant(eq.creep_speed, 4) + " m/s (regularised friction cannot hold it still)");
   } else if (o.verify) {
     throw io::InputError(s.file, "/modes_at", "--verify perturbs about static equilibrium: it needs modes_at \"equilibrium\"");
   }

@@ -58,9 +58,9 @@ class DampedModes {
 };
 
 // The friction modes: each complex pair of the damped problem as a Mode.
-void add_friction_modes(ModesAnalysis& out, const Eigen::MatrixXd& damping) {
+void add_friction_modes(ModesAnalysis& out, const Eigen::MatrixXd& stiffness, const Eigen::MatrixXd& damping) {
   const Linearization& lin = out.lin;
-  const QuadraticModes q = quadratic_modes(lin.M, out.tangent, damping + lin.friction_damping);
+  const QuadraticModes q = quadratic_modes(lin.M, stiffness, damping);
   for (const ComplexMode& c : q.oscillating) {
     Mode m;
     m.omega = std::abs(c.s);
@@ -195,7 +195,18 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
     out.loaded_modes.push_back(m);
   }
   // The unsymmetrised tangent: the damped problem is general anyway.
-  if (lin.friction_damping.size() != 0) add_friction_modes(out, damping);
+  if (lin.friction_damping.size() != 0) {
+    if (x.tail(model.nu).isZero()) {
+      add_friction_modes(out, kt, damping + lin.friction_damping);
+    } else {
+      // A steady motion (the creep regularised friction allows on a slope):
+      // the exact linearisation at its speeds, where friction's force, and
+      // so its share of every normal force's change, is not zero.
+      Eigen::MatrixXd by_increment, by_speed;
+      MultibodySystem(model).force_derivatives(x, by_increment, by_speed);
+      add_friction_modes(out, -by_increment, -by_speed);
+    }
+  }
   return out;
 }
 
