@@ -55,6 +55,17 @@ Composite composite_of(const ArticulatedModel& model, const ArticulatedKinematic
   return c;
 }
 
+// The composite as a body on `joint`, at rest where q puts it (a vertical body takes no inertia).
+Body composite_body(const ArticulatedModel& model, const Composite& composite, Joint joint) {
+  Body body;
+  body.name = model.name.empty() ? "model" : model.name;
+  body.joint = joint;
+  body.mass = composite.mass;
+  if (joint != Joint::vertical) body.inertia = composite.inertia;
+  body.position = composite.centre;
+  return body;
+}
+
 bool on_fixed(const Composite& c, int body) { return body == ground_body || c.fixed[static_cast<std::size_t>(body)]; }
 
 // The model's pairs between the composite (body 0) and the fixed world.
@@ -124,12 +135,7 @@ double fall_to_touch(const Contact& c, const Eigen::Vector3d& centre) {
 MultibodyModel frozen_model(const ArticulatedModel& model, const Eigen::VectorXd& q) {
   const ArticulatedKinematics kin = articulated_kinematics(model, q);
   const Composite composite = composite_of(model, kin);
-  Body body;
-  body.name = model.name.empty() ? "model" : model.name;
-  body.joint = Joint::free;
-  body.mass = composite.mass;
-  body.inertia = composite.inertia;
-  body.position = composite.centre;
+  Body body = composite_body(model, composite, Joint::free);
   // The root joints' default speeds move the composite rigidly (the joints
   // below them are locked): one motion, taken from the first moving root.
   Eigen::VectorXd u = Eigen::VectorXd::Zero(q.size());
@@ -157,11 +163,7 @@ MultibodyModel frozen_model(const ArticulatedModel& model, const Eigen::VectorXd
 MultibodyModel vertical_model(const ArticulatedModel& model, const Eigen::VectorXd& q, double height_over_radius) {
   const ArticulatedKinematics kin = articulated_kinematics(model, q);
   const Composite composite = composite_of(model, kin);
-  Body body;
-  body.name = model.name.empty() ? "model" : model.name;
-  body.joint = Joint::vertical;
-  body.mass = composite.mass;
-  body.position = composite.centre;
+  Body body = composite_body(model, composite, Joint::vertical);
   MultibodyModel out;
   out.gravity = model.gravity.norm();
   double fall = std::numeric_limits<double>::infinity(), radius = 0.0;

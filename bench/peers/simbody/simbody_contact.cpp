@@ -39,45 +39,59 @@ void hunt_crossley_force(SimTK::GeneralForceSubsystem& forces, SimTK::GeneralCon
 
 }  // namespace
 
+namespace {
+
+// A free body of unit mass among Simbody's force and contact subsystems: the
+// contact wrench on it at one state, once its surfaces and forces are added.
+class OneBall {
+ public:
+  SimbodyContactWrench wrench(const Eigen::Vector3d& centre, const Eigen::Quaterniond& orientation,
+                              const Eigen::Vector3d& velocity, const Eigen::Vector3d& angular_velocity) {
+    using namespace SimTK;
+    system.realizeTopology();
+    State state = system.getDefaultState();
+    const Quaternion q(orientation.w(), orientation.x(), orientation.y(), orientation.z());
+    ball.setQToFitTransform(state, Transform(Rotation(q), simtk(centre)));
+    ball.setUToFitVelocity(state, SpatialVec(simtk(angular_velocity), simtk(velocity)));
+    system.realize(state, Stage::Dynamics);
+    const SpatialVec& w = system.getRigidBodyForces(state, Stage::Dynamics)[ball.getMobilizedBodyIndex()];
+    return {eigen(w[1]), eigen(w[0])};
+  }
+
+  SimTK::MultibodySystem system;
+  SimTK::SimbodyMatterSubsystem matter{system};
+  SimTK::GeneralForceSubsystem forces{system};
+  SimTK::GeneralContactSubsystem contacts{system};
+  SimTK::MobilizedBody::Free ball{matter.Ground(), SimTK::Transform(),
+                                  SimTK::Body::Rigid(SimTK::MassProperties(1.0, SimTK::Vec3(0), SimTK::UnitInertia(1))),
+                                  SimTK::Transform()};
+};
+
+}  // namespace
+
 SimbodyContactWrench simbody_sphere_on_ground(const ContactLaw& law, double radius, const Eigen::Vector3d& centre,
                                               const Eigen::Quaterniond& orientation, const Eigen::Vector3d& velocity,
                                               const Eigen::Vector3d& angular_velocity) {
   using namespace SimTK;
-  MultibodySystem system;
-  SimbodyMatterSubsystem matter(system);
-  GeneralForceSubsystem forces(system);
-  GeneralContactSubsystem contacts(system);
-  Body::Rigid body(MassProperties(1.0, Vec3(0), UnitInertia(1)));
-  MobilizedBody::Free ball(matter.Ground(), Transform(), body, Transform());
+  OneBall one;
   const double stiffness = surface_stiffness(law), alpha = simbody_dissipation(law);
   const Friction& f = law.friction;
   if (law.kind == ContactLawKind::smooth_hunt_crossley) {
-    SmoothSphereHalfSpaceForce smooth(forces);
+    SmoothSphereHalfSpaceForce smooth(one.forces);
     smooth.setParameters(stiffness, alpha, f.static_coefficient, f.dynamic_coefficient, f.viscous_coefficient,
                          f.transition_velocity, law.cf, law.bd, law.bv);
-    smooth.setContactSphereBody(ball);
+    smooth.setContactSphereBody(one.ball);
     smooth.setContactSphereLocationInBody(Vec3(0));
     smooth.setContactSphereRadius(radius);
-    smooth.setContactHalfSpaceBody(matter.updGround());
+    smooth.setContactHalfSpaceBody(one.matter.updGround());
     smooth.setContactHalfSpaceFrame(ground_frame());
   } else {
-    const ContactSetIndex set = contacts.createContactSet();
-    contacts.addBody(set, matter.updGround(), ContactGeometry::HalfSpace(), ground_frame());
-    contacts.addBody(set, ball, ContactGeometry::Sphere(radius), Transform());
-    hunt_crossley_force(forces, contacts, set, law);
+    const ContactSetIndex set = one.contacts.createContactSet();
+    one.contacts.addBody(set, one.matter.updGround(), ContactGeometry::HalfSpace(), ground_frame());
+    one.contacts.addBody(set, one.ball, ContactGeometry::Sphere(radius), Transform());
+    hunt_crossley_force(one.forces, one.contacts, set, law);
   }
-  system.realizeTopology();
-  State state = system.getDefaultState();
-  const Quaternion q(orientation.w(), orientation.x(), orientation.y(), orientation.z());
-  ball.setQToFitTransform(state, Transform(Rotation(q), Vec3(centre.x(), centre.y(), centre.z())));
-  ball.setUToFitVelocity(state, SpatialVec(Vec3(angular_velocity.x(), angular_velocity.y(), angular_velocity.z()),
-                                           Vec3(velocity.x(), velocity.y(), velocity.z())));
-  system.realize(state, Stage::Dynamics);
-  const SpatialVec& w = system.getRigidBodyForces(state, Stage::Dynamics)[ball.getMobilizedBodyIndex()];
-  SimbodyContactWrench out;
-  out.moment = {w[0][0], w[0][1], w[0][2]};
-  out.force = {w[1][0], w[1][1], w[1][2]};
-  return out;
+  return one.wrench(centre, orientation, velocity, angular_velocity);
 }
 
 SimbodyContactWrench simbody_sphere_on_fixed_sphere(const ContactLaw& law, double radius, const Eigen::Vector3d& centre,
@@ -85,24 +99,12 @@ SimbodyContactWrench simbody_sphere_on_fixed_sphere(const ContactLaw& law, doubl
                                                     const Eigen::Vector3d& angular_velocity, double other_radius,
                                                     const Eigen::Vector3d& other_centre) {
   using namespace SimTK;
-  MultibodySystem system;
-  SimbodyMatterSubsystem matter(system);
-  GeneralForceSubsystem forces(system);
-  GeneralContactSubsystem contacts(system);
-  Body::Rigid body(MassProperties(1.0, Vec3(0), UnitInertia(1)));
-  MobilizedBody::Free ball(matter.Ground(), Transform(), body, Transform());
-  const ContactSetIndex set = contacts.createContactSet();
-  contacts.addBody(set, matter.updGround(), ContactGeometry::Sphere(other_radius), Transform(simtk(other_centre)));
-  contacts.addBody(set, ball, ContactGeometry::Sphere(radius), Transform());
-  hunt_crossley_force(forces, contacts, set, law);
-  system.realizeTopology();
-  State state = system.getDefaultState();
-  const Quaternion q(orientation.w(), orientation.x(), orientation.y(), orientation.z());
-  ball.setQToFitTransform(state, Transform(Rotation(q), simtk(centre)));
-  ball.setUToFitVelocity(state, SpatialVec(simtk(angular_velocity), simtk(velocity)));
-  system.realize(state, Stage::Dynamics);
-  const SpatialVec& w = system.getRigidBodyForces(state, Stage::Dynamics)[ball.getMobilizedBodyIndex()];
-  return {eigen(w[1]), eigen(w[0])};
+  OneBall one;
+  const ContactSetIndex set = one.contacts.createContactSet();
+  one.contacts.addBody(set, one.matter.updGround(), ContactGeometry::Sphere(other_radius), Transform(simtk(other_centre)));
+  one.contacts.addBody(set, one.ball, ContactGeometry::Sphere(radius), Transform());
+  hunt_crossley_force(one.forces, one.contacts, set, law);
+  return one.wrench(centre, orientation, velocity, angular_velocity);
 }
 
 std::vector<SimbodyLandingSample> simbody_landing(const SimbodyLanding& landing, double duration, double interval,
