@@ -8,6 +8,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/json_values.hpp"
+#include "apps/modes_report.hpp"
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/equilibrium.hpp"
 #include "dropsim/sim/format.hpp"
@@ -30,18 +31,6 @@ struct ModesOptions {
 constexpr double verify_tolerance = 0.005;
 
 std::string contact_name(const MultibodyModel& m, int i) { return m.contacts[static_cast<std::size_t>(i)].name; }
-
-// rk4's predicted step limit on the damped problem the friction modes solve
-// (full tangent) and on the frozen-geometry system `dropsim steplimit` uses.
-struct StepLimits {
-  double friction = 0.0, frozen = 0.0;  // s
-};
-// None (NaN) on a pose that would topple: no step keeps a growing root from growing.
-StepLimits rk4_step_limits(const ModesAnalysis& a) {
-  const double frozen = integrators::step_limit(integrators::Method::rk4, a.lin.linear_system()).step;
-  if (!a.friction_growth_rates.empty()) return {std::numeric_limits<double>::quiet_NaN(), frozen};
-  return {integrators::step_limit(integrators::Method::rk4, friction_system(a)).step, frozen};
-}
 
 // A measured frequency, or what stopped the measurement: never a number that was not measured.
 std::string measured(double omega) { return std::isfinite(omega) ? significant(omega, 6) : "unmeasured"; }
@@ -100,20 +89,7 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
     out["decay_rates"] = a.decay_rates;
     out["stiffest"] = a.friction_stiffest ? "friction" : "normal";
   }
-  if (!a.friction_modes.empty() || !a.friction_decay_rates.empty()) {
-    out["friction_modes"] = json::array();
-    for (const auto& m : a.friction_modes)
-      out["friction_modes"].push_back({{"omega", m.omega}, {"damped_omega", m.damped_omega},
-                                       {"frequency", m.damped_omega / (2.0 * std::numbers::pi)},
-                                       {"damping_ratio", m.damping_ratio}, {"shape", values(m.shape)},
-                                       {"rate_shape", values(m.rate_shape)}, {"gap_shape", values(m.gap_shape)}});
-    out["friction_decay_rates"] = a.friction_decay_rates;
-    out["friction_growth_rates"] = a.friction_growth_rates;
-    out["friction_fastest"] = a.friction_fastest;
-    const StepLimits h = rk4_step_limits(a);
-    out["rk4_step_limit"] = number_or_null(h.friction);
-    out["rk4_step_limit_frozen"] = h.frozen;
-  }
+  add_friction_modes_json(a, out);
   if (!checks.empty()) {
     out["verification"] = json::array();
     for (const auto& c : checks) {
@@ -129,30 +105,6 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
     }
   }
   return out;
-}
-
-void print_friction_modes(const MultibodyModel& model, const ModesAnalysis& a) {
-  std::printf("\nwith friction (damped quadratic problem (M s^2 + D s + K_t) x = 0, D = J^T C J + friction's damping,\n"
-              "K_t the full tangent: the modes a run shows, friction's damping holding the contact points back):\n");
-  std::printf("  %4s %13s %11s %9s  shape (real part)\n", "#", "omega_d_rad/s", "|s|_rad/s", "zeta");
-  for (std::size_t k = 0; k < a.friction_modes.size(); ++k) {
-    const Mode& m = a.friction_modes[k];
-    std::printf("  %4zu %13.6g %11.6g %9.4g  %s\n", k + 1, m.damped_omega, m.omega, m.damping_ratio,
-                describe_motion(model, m.shape).c_str());
-  }
-  std::printf("  real roots (overdamped), decay rate_1/s:");
-  for (const double r : a.friction_decay_rates) std::printf(" %.6g", r);
-  std::printf("%s\n", a.friction_decay_rates.empty() ? " none" : "");
-  if (!a.friction_growth_rates.empty()) {
-    std::printf("  UNSTABLE: real roots grow at");
-    for (const double r : a.friction_growth_rates) std::printf(" %.6g", r);
-    std::printf(" 1/s: the pose would topple\n");
-  }
-  const StepLimits h = rk4_step_limits(a);
-  std::printf("  fastest |s| %.6g 1/s; rk4 step limit predicted: %s on these modes, %.6g s on the frozen geometry "
-              "(as steplimit)\n",
-              a.friction_fastest,
-              std::isfinite(h.friction) ? (significant(h.friction, 6) + " s").c_str() : "none (a root grows)", h.frozen);
 }
 
 void print_text(const MultibodyModel& model, const io::Scenario& s, const Equilibrium* eq, const ModesAnalysis& a,
@@ -202,7 +154,7 @@ void print_text(const MultibodyModel& model, const io::Scenario& s, const Equili
                 a.friction_stiffest ? "friction" : "a normal mode", a.decay_rates.front(), a.omega_max);
   }
   const bool friction = a.lin.friction_damping.size() != 0;
-  if (friction) print_friction_modes(model, a);
+  if (friction) print_friction_modes(a, [&](const Eigen::VectorXd& shape) { return describe_motion(model, shape); });
   if (checks.empty()) return;
   if (friction)
     std::printf("\nverification of the friction modes (rk4 at fixed step, from equilibrium started on the mode alone:\n"

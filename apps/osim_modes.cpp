@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "apps/json_values.hpp"
+#include "apps/modes_report.hpp"
 #include "apps/osim_common.hpp"
 #include "dropsim/integrators/registry.hpp"
 #include "dropsim/integrators/stability.hpp"
@@ -65,6 +66,7 @@ json analysis_json(const ModesAnalysis& a, const std::vector<std::string>& speed
   json out = {{"speeds", speeds}, {"contacts", contacts}, {"modes", modes}, {"omega_max", a.omega_max}, {"step_limits", limits}};
   if (!a.decay_rates.empty()) out["decay_rates"] = a.decay_rates;
   out["stiffest"] = a.friction_stiffest ? "friction" : "normal";
+  add_friction_modes_json(a, out);
   return out;
 }
 
@@ -86,6 +88,7 @@ void print_analysis(const char* title, const ModesAnalysis& a, const std::vector
   if (!a.decay_rates.empty())
     std::printf("  friction decay: fastest %.5g 1/s (%s sets the stiffness)\n", a.decay_rates.front(),
                 a.friction_stiffest ? "friction" : "a normal mode");
+  print_friction_modes(a, [&](const Eigen::VectorXd& shape) { return describe(shape, speeds); });
 }
 
 int run_modes(const ModesOptions& o) {

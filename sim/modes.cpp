@@ -58,9 +58,15 @@ class DampedModes {
 };
 
 // The friction modes: each complex pair of the damped problem as a Mode.
-void add_friction_modes(ModesAnalysis& out, const Eigen::MatrixXd& stiffness, const Eigen::MatrixXd& damping) {
+void set_friction_modes(ModesAnalysis& out, Eigen::MatrixXd stiffness, Eigen::MatrixXd damping) {
   const Linearization& lin = out.lin;
-  const QuadraticModes q = quadratic_modes(lin.M, stiffness, damping);
+  out.friction_modes.clear();
+  out.friction_decay_rates.clear();
+  out.friction_growth_rates.clear();
+  out.friction_fastest = 0.0;
+  out.friction_stiffness = std::move(stiffness);
+  out.friction_damping = std::move(damping);
+  const QuadraticModes q = quadratic_modes(lin.M, out.friction_stiffness, out.friction_damping);
   for (const ComplexMode& c : q.oscillating) {
     Mode m;
     m.omega = std::abs(c.s);
@@ -82,8 +88,7 @@ void add_friction_modes(ModesAnalysis& out, const Eigen::MatrixXd& stiffness, co
 }  // namespace
 
 integrators::LinearSystem friction_system(const ModesAnalysis& a) {
-  const Linearization& lin = a.lin;
-  return {lin.M, a.tangent, lin.J.transpose() * lin.C * lin.J + lin.friction_damping};
+  return {a.lin.M, a.friction_stiffness, a.friction_damping};
 }
 
 std::vector<double> real_decay_rates(const Linearization& lin) {
@@ -167,6 +172,8 @@ ModesAnalysis contact_modes(Linearization linearization) {
   }
   out.decay_rates = real_decay_rates(lin);
   out.friction_stiffest = !out.decay_rates.empty() && out.decay_rates.front() > lin.normal_system().fastest_rate();
+  if (lin.friction_damping.size() != 0)
+    set_friction_modes(out, lin.J.transpose() * lin.K * lin.J, lin.J.transpose() * lin.C * lin.J + lin.friction_damping);
   return out;
 }
 
@@ -197,14 +204,14 @@ ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& 
   // The unsymmetrised tangent: the damped problem is general anyway.
   if (lin.friction_damping.size() != 0) {
     if (x.tail(model.nu).isZero()) {
-      add_friction_modes(out, kt, damping + lin.friction_damping);
+      set_friction_modes(out, kt, damping + lin.friction_damping);
     } else {
       // A steady motion (the creep regularised friction allows on a slope):
       // the exact linearisation at its speeds, where friction's force, and
       // so its share of every normal force's change, is not zero.
       Eigen::MatrixXd by_increment, by_speed;
       MultibodySystem(model).force_derivatives(x, by_increment, by_speed);
-      add_friction_modes(out, -by_increment, -by_speed);
+      set_friction_modes(out, -by_increment, -by_speed);
     }
   }
   return out;

@@ -64,6 +64,10 @@ struct ModesAnalysis {
   std::vector<double> friction_decay_rates;  // its real roots s < 0 as -s, 1/s, fastest first
   std::vector<double> friction_growth_rates; // real roots s > 0, 1/s: the pose would topple
   double friction_fastest = 0.0;             // largest |s| of the damped problem, 1/s
+  // The damped problem's K and D (with friction): K_t and J^T C J + friction's
+  // damping at rest; the exact linearisation about a steady creep; frozen
+  // geometry's J^T K J where the analysis has no model (contact_modes alone).
+  Eigen::MatrixXd friction_stiffness, friction_damping;
   Eigen::MatrixXd tangent;                   // K_t, nu x nu (empty without contacts)
 };
 
@@ -76,7 +80,8 @@ std::vector<double> real_decay_rates(const Linearization& lin);
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x);
 
 // The contact modes of a linearisation alone (no load stiffness: that needs
-// the model's forces): what analyse_modes computes from linearize(). Any
+// the model's forces): what analyse_modes computes from linearize(); with
+// friction, the damped problem's modes on the frozen geometry's J^T K J. Any
 // generalised speeds: the articulated analysis passes joint-space ones.
 ModesAnalysis contact_modes(Linearization lin);
 
