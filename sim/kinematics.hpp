@@ -112,26 +112,26 @@ struct ContactGap {
 // With the Jacobian rows of the (up to two) bodies it touches. A right-hand
 // side reads the gap alone: the rows would be twelve more values to clear.
 struct ContactKinematics : ContactGap {
-  std::array<Eigen::Matrix<double, 6, 1>, 2> row{Eigen::Matrix<double, 6, 1>::Zero(),
-                                                 Eigen::Matrix<double, 6, 1>::Zero()};
+  std::array<Eigen::Matrix<double, 6, 1>, 2> row{Eigen::Matrix<double, 6, 1>::Zero(), Eigen::Matrix<double, 6, 1>::Zero()};
 };
 // The bodies a contact touches (1 for sphere_plane and a sphere on a fixed one) and the sign each takes in
 // its rows: row[s] = side * G_s^T n, the gap opening as B moves along n from A.
 inline int contact_bodies(const Contact& c) { return c.body[1] >= 0 ? 2 : 1; }
 inline double contact_side(const Contact& c, int s) { return c.type == ContactType::sphere_plane || s == 1 ? 1.0 : -1.0; }
 
-// The world's pose and motion: a sphere fixed in the world sits on it.
+// The world's pose and motion, which a sphere fixed in the world has; B's
+// entry of a per-body list: its body's, the world's, or none on a plane.
 inline const BodyPose world_pose{};
 inline const BodyMotion world_motion{};
+template <class T> const T* side_b(const Contact& c, const std::vector<T>& per_body, const T& world) {
+  if (c.body[1] >= 0) return &per_body[static_cast<std::size_t>(c.body[1])];
+  return c.type == ContactType::sphere_sphere ? &world : nullptr;
+}
 
-// The poses of the bodies a contact touches, by side (second null for
-// sphere_plane; the world's for a sphere fixed in the world).
+// The poses of the bodies a contact touches, by side.
 using ContactPoses = std::array<const BodyPose*, 2>;
 inline ContactPoses contact_poses(const Contact& c, const std::vector<BodyPose>& poses) {
-  const BodyPose* b = c.body[1] >= 0                         ? &poses[static_cast<std::size_t>(c.body[1])]
-                      : c.type == ContactType::sphere_sphere ? &world_pose
-                                                             : nullptr;
-  return {&poses[static_cast<std::size_t>(c.body[0])], b};
+  return {&poses[static_cast<std::size_t>(c.body[0])], side_b(c, poses, world_pose)};
 }
 
 // Contact c's bodies' poses at q, held by value: for code that visits one
@@ -155,14 +155,10 @@ inline ContactKinematics contact_kinematics(const MultibodyModel& model, const C
 // contact_kinematics() in two parts: the normal, the gap and the arms (gap
 // rate 0), then the rows and the gap rate (u null: the rows alone).
 inline ContactGap contact_separation(const Contact& contact, const ContactPoses& poses);
-// The motions of the bodies a contact touches, by side (second null for
-// sphere_plane; the world's, at rest, for a sphere fixed in the world).
+// The motions of the bodies a contact touches, by side.
 using ContactMotions = std::array<const BodyMotion*, 2>;
 inline ContactMotions contact_motions(const Contact& c, const std::vector<BodyMotion>& motions) {
-  const BodyMotion* b = c.body[1] >= 0                         ? &motions[static_cast<std::size_t>(c.body[1])]
-                        : c.type == ContactType::sphere_sphere ? &world_motion
-                                                               : nullptr;
-  return {&motions[static_cast<std::size_t>(c.body[0])], b};
+  return {&motions[static_cast<std::size_t>(c.body[0])], side_b(c, motions, world_motion)};
 }
 // The gap rate from the bodies' motions and k's normal and arms, without the rows.
 inline double contact_gap_rate(const Contact& contact, const ContactMotions& motions, const ContactGap& k);
