@@ -165,4 +165,32 @@ TEST(OsimDrop, NoNumberFromAStanceThatWasNotFound) {
   EXPECT_NE(r.out.find("frozen equilibrium (every joint locked, the model free): not found"), std::string::npos) << r.out;
 }
 
+// What `osim scenario` writes, frozen and vertical, is a scenario the schema
+// accepts and `dropsim run` runs: sphere pairs with the world as "ground", a
+// tilted platform's plane, a vertical body's 3-D sphere positions.
+TEST(OsimDrop, WrittenScenariosMatchTheSchema) {
+  const fs::path dir = fresh_directory("osim-written");
+  std::vector<std::string> written;
+  for (const char* m : {"sphere_pair", "tilted_platform", "block_two_pin"})
+    for (const bool vertical : {false, true}) {
+      const std::string out = (dir / (std::string(m) + (vertical ? "_vertical" : "") + ".json")).string();
+      std::vector<std::string> args{"osim", "scenario", source_path(std::string("tests/data/osim/") + m + ".osim"), "-o", out};
+      if (vertical) args.push_back("--vertical");
+      ASSERT_EQ(run_dropsim(args).exit_code, 0) << out;
+      written.push_back(out);
+    }
+  std::string files;
+  for (const auto& f : written) files += " " + shell_quote(f);
+  const CliResult schema = run_command("/usr/bin/python3 " + shell_quote(source_path("scripts/check-scenario-schema.py")) + files);
+  EXPECT_EQ(schema.exit_code, 0) << schema.output();
+  const json pair = json::parse(slurp(written[0]));
+  bool on_the_world = false;
+  for (const auto& c : pair["contacts"]) on_the_world = on_the_world || (c.contains("bodies") && c["bodies"][1] == "ground");
+  EXPECT_TRUE(on_the_world) << pair.dump();
+  const json tilt_vertical = json::parse(slurp(written[3]));
+  EXPECT_EQ(tilt_vertical["bodies"][0]["joint"], "vertical");
+  EXPECT_EQ(tilt_vertical["contacts"][0]["at"].size(), 3u);
+  fs::remove_all(dir);
+}
+
 }  // namespace
