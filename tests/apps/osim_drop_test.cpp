@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <regex>
@@ -190,6 +191,33 @@ TEST(OsimDrop, WrittenScenariosMatchTheSchema) {
   const json tilt_vertical = json::parse(slurp(written[3]));
   EXPECT_EQ(tilt_vertical["bodies"][0]["joint"], "vertical");
   EXPECT_EQ(tilt_vertical["contacts"][0]["at"].size(), 3u);
+  fs::remove_all(dir);
+}
+
+// Scaled from the paper's 62 kg human (6 spheres of 32 mm, typed stiffness
+// 1e6, alpha 2 scaled), a model dropped by the paper's protocol is the
+// human's dimensionless drop: the same rest x/R, the same peak F/(M g).
+TEST(OsimDrop, ScaledFromThePapersHumanItDropsAsTheHuman) {
+  const fs::path dir = fresh_directory("osim-drop-scaled");
+  const std::string trace = (dir / "block.h5").string();
+  const CliResult r = run_dropsim({"osim", "drop", source_path("tests/data/osim/block_two_pin.osim"), "--mass", "62", "--spheres", "6",
+                                   "--radius", "0.032", "--stiffness", "1e6", "--dissipation", "2", "--scale-dissipation",
+                                   "--duration", "4", "-o", trace});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const CliResult human = run_dropsim({"run", paper_scenario_path("human62_alpha-scaled"), "-o", dir.string()});
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  const auto end_and_peak = [](const std::string& path) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const std::vector<double> f = read_doubles(file, "/force_normalized"), x = read_doubles(file, "/indentation_relative");
+    H5Fclose(file);
+    return std::pair{x.back(), *std::max_element(f.begin(), f.end())};
+  };
+  const auto [block_x, block_peak] = end_and_peak(trace);
+  const auto [human_x, human_peak] = end_and_peak((dir / "human62_alpha-scaled.h5").string());
+  std::printf("[measured] block scaled from the human: rest x/R %.8f (human %.8f), peak F/(Mg) %.5f (human %.5f)\n", block_x,
+              human_x, block_peak, human_peak);
+  EXPECT_NEAR(block_x, human_x, 1e-6);
+  EXPECT_NEAR(block_peak / human_peak, 1.0, 1e-3);
   fs::remove_all(dir);
 }
 
