@@ -31,7 +31,7 @@ Posed load_posed(const std::string& file, const std::vector<std::string>& coordi
 
 void add_reference_options(CLI::App* cmd, ReferenceOptions& o) {
   cmd->add_option("--from", o.from, "reference model (.osim)");
-  cmd->add_option("--reference-contact", o.reference_contact, "the reference model's contact to scale from (default: its first)");
+  cmd->add_option("--reference-contact", o.reference_contact, "the reference model's contact to scale from (default: its first sphere on a half-space)");
   cmd->add_option("--mass", o.mass, "reference mass, kg (without --from)");
   cmd->add_option("--spheres", o.spheres, "reference sphere count (without --from)");
   cmd->add_option("--radius", o.radius, "reference sphere radius, m (without --from)");

@@ -43,7 +43,11 @@ struct ReferenceOptions {
   double dissipation = NAN;  // unset: a reference given by numbers must say its alpha, 0 included
   int spheres = 0;
   bool scale_dissipation = false, scale_smoothing = false;
-  bool given() const { return !from.empty() || mass > 0.0 || spheres > 0 || radius > 0.0 || stiffness > 0.0; }
+  // Any of them given: a reference is asked for (and must then be complete).
+  bool given() const {
+    return !from.empty() || !reference_contact.empty() || mass != 0.0 || spheres != 0 || radius != 0.0 || stiffness != 0.0 ||
+           !std::isnan(dissipation) || scale_dissipation || scale_smoothing;
+  }
 };
 void add_reference_options(CLI::App* cmd, ReferenceOptions& o);
 // `file` names the target in messages.
