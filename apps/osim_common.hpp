@@ -1,5 +1,6 @@
-// What the `osim` subcommands share: the model posed by --coordinate, and
-// analyses whose std::invalid_argument is the model file's fault.
+// What the `osim` subcommands share: the model posed by --coordinate, analyses
+// whose std::invalid_argument is the model file's fault, the reference a
+// contact is scaled from, and the model made rigid as a scenario.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,6 +1,6 @@
 // libFuzzer harness: any bytes as an OpenSim model file. The reader must refuse
-// with InputError or build a model whose kinematics, mass matrix, frozen model
-// and scaling plan run without a crash, a sanitizer report or a leak.
+// with InputError or build a model whose kinematics, mass matrix, rigid models,
+// their stances and scaling plan run without a crash, a sanitizer report or a leak.
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -10,6 +10,7 @@
 #include "dropsim/io/osim_reader.hpp"
 #include "dropsim/io/osim_scale.hpp"
 #include "dropsim/sim/articulated_rigid.hpp"
+#include "dropsim/sim/articulated_stance.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace dropsim;
@@ -22,9 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Eigen::VectorXd q = model.model.default_coordinates();
   (void)joint_space_mass_matrix(model.model, q);
   try {
-    (void)frozen_model(model.model, q);
+    // Both rigid models and their stances: what inspect and osim drop build.
+    (void)vertical_model(model.model, q, 0.25);
+    (void)analyse_frozen(model.model, q);
   } catch (const std::invalid_argument&) {
-    // a model that cannot be frozen (gravity off -y, a sphere on the ground) says so
+    // a model that cannot be made rigid (gravity off -y, no mass, nothing under it) says so
   }
   if (!model.model.contacts.empty()) {
     try {
