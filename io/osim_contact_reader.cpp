@@ -162,9 +162,8 @@ class ContactReader {
         c.sphere = first.second;
         const double r1 = model_.spheres[static_cast<std::size_t>(first.second)].radius;
         if (second.first) {
-          const double r2 = model_.spheres[static_cast<std::size_t>(second.second)].radius;
           c.other_sphere = second.second;
-          c.law.radius = r1 * r2 / (r1 + r2);  // Hertz between two spheres
+          c.law.radius = sphere_pair_radius(r1, model_.spheres[static_cast<std::size_t>(second.second)].radius);
         } else {
           c.half_space = second.second;
           c.law.radius = r1;

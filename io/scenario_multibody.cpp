@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "dropsim/io/contact_spec.hpp"
+#include "dropsim/sim/combining.hpp"
 
 namespace dropsim::io {
 
@@ -197,8 +198,7 @@ void parse_contact(ObjectReader& r, const MultibodyModel& m, const std::map<std:
     const auto radius = numbers(r, "radius", 2);
     if (!(radius[0] >= 0.0 && radius[1] >= 0.0)) r.fail("radius", "must be >= 0 (got " + show(r.raw("radius")) + ")");
     c.radius = {radius[0], radius[1]};
-    // Composite radius R1 R2 / (R1 + R2) (docs/physics.md#hertz-contact).
-    c.law.radius = radius[0] + radius[1] > 0.0 ? radius[0] * radius[1] / (radius[0] + radius[1]) : 0.0;
+    c.law.radius = sphere_pair_radius(radius[0], radius[1]);
     out["bodies"] = names;
     out["at"] = at_out;
     out["radius"] = radius;

@@ -41,4 +41,6 @@ double surface_modulus(CombiningRule rule, double effective) {
   return effective;
 }
 
+double sphere_pair_radius(double r1, double r2) { return r1 + r2 > 0.0 ? r1 * r2 / (r1 + r2) : 0.0; }
+
 }  // namespace dropsim

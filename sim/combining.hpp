@@ -29,6 +29,10 @@ double sherman_composite(double e1, double e2);
 // Simbody's share of surface 1 in the combined properties: s1 = k2 / (k1 + k2).
 double sherman_share(double e1, double e2);
 
+// Hertz between two spheres docs/physics.md#hertz-contact: they touch as one
+// sphere of R1 R2 / (R1 + R2) on a plane (0 for two points).
+double sphere_pair_radius(double r1, double r2);
+
 // E* when both surfaces are given the same modulus (OpenSim's habit) docs/physics.md#combining-rules:
 // E / 2^p with p = 3/2 (Sherman), 1 (Johnson); `none` takes E as E* itself.
 double effective_modulus(CombiningRule rule, double surface_modulus);
