@@ -29,6 +29,11 @@ Posed load_posed(const std::string& file, const std::vector<std::string>& coordi
   return pose(io::read_osim(file), coordinates);
 }
 
+void add_model_options(CLI::App* cmd, std::string& file, std::vector<std::string>& coordinates) {
+  cmd->add_option("model", file, "OpenSim model file (.osim)")->required();
+  cmd->add_option("--coordinate", coordinates, "NAME=VALUE: pose the model with this coordinate value (repeatable)");
+}
+
 void add_reference_options(CLI::App* cmd, ReferenceOptions& o) {
   cmd->add_option("--from", o.from, "reference model (.osim)");
   cmd->add_option("--reference-contact", o.reference_contact, "the reference model's contact to scale from (default: its first sphere on a half-space)");

@@ -25,6 +25,8 @@ struct Posed {
 Posed load_posed(const std::string& file, const std::vector<std::string>& coordinates);
 // The same for a model already read (a scaled one).
 Posed pose(io::OsimModel osim, const std::vector<std::string>& coordinates);
+// The model file argument and --coordinate, as every posing subcommand takes them.
+void add_model_options(CLI::App* cmd, std::string& file, std::vector<std::string>& coordinates);
 
 // What the model cannot be analysed as (frozen with gravity off -y, a singular
 // M(q), ...) is the file's fault: an InputError naming it.

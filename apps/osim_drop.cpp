@@ -50,8 +50,7 @@ int run_drop(const DropOptions& o) {
 void add_osim_drop(CLI::App* osim, Runner& run) {
   auto o = std::make_shared<DropOptions>();
   CLI::App* cmd = osim->add_subcommand("drop", "the scaling paper's drop test on the model: vertical translation only, from 0.25 R; write OUT.h5");
-  cmd->add_option("model", o->file, "OpenSim model file (.osim)")->required();
-  cmd->add_option("--coordinate", o->coordinates, "NAME=VALUE: pose the model with this coordinate value (repeatable)");
+  add_model_options(cmd, o->file, o->coordinates);
   add_rigid_options(cmd, o->rigid);
   add_reference_options(cmd, o->reference);
   cmd->add_option("--integrator", o->integrator.name, "integrator (default the scenario form's)");

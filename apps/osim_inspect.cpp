@@ -201,8 +201,7 @@ int run_inspect(const InspectOptions& o) {
 void add_osim_inspect(CLI::App* osim, Runner& run) {
   auto o = std::make_shared<InspectOptions>();
   CLI::App* cmd = osim->add_subcommand("inspect", "bodies, contact pairs, E*, load shares at the vertical and the frozen equilibrium, warnings");
-  cmd->add_option("model", o->file, "OpenSim model file (.osim)")->required();
-  cmd->add_option("--coordinate", o->coordinates, "NAME=VALUE: pose the model with this coordinate value (repeatable)");
+  add_model_options(cmd, o->file, o->coordinates);
   cmd->add_flag("--json", o->json, "one JSON object on stdout");
   cmd->callback([o, &run] { run = [o] { return run_inspect(*o); }; });
 }

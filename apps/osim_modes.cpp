@@ -192,8 +192,7 @@ int run_modes(const ModesOptions& o) {
 void add_osim_modes(CLI::App* osim, Runner& run) {
   auto o = std::make_shared<ModesOptions>();
   CLI::App* cmd = osim->add_subcommand("modes", "contact modes frozen and articulated, and the step limit of each integrator");
-  cmd->add_option("model", o->file, "OpenSim model file (.osim)")->required();
-  cmd->add_option("--coordinate", o->coordinates, "NAME=VALUE: pose the model with this coordinate value (repeatable)");
+  add_model_options(cmd, o->file, o->coordinates);
   cmd->add_flag("--json", o->json, "one JSON object on stdout");
   cmd->add_option("--setup", o->setup, "ForwardTool settings file: does its step budget cover the run?");
   cmd->add_option("--integrator", o->integrator, "integrator name or all (default): whose step limits to predict");

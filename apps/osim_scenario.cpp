@@ -61,8 +61,7 @@ void add_rigid_options(CLI::App* cmd, RigidScenarioOptions& o) {
 void add_osim_scenario(CLI::App* osim, Runner& run) {
   auto o = std::make_shared<ScenarioOptions>();
   CLI::App* cmd = osim->add_subcommand("scenario", "write the model made rigid (frozen, or --vertical) as a multi-contact scenario");
-  cmd->add_option("model", o->file, "OpenSim model file (.osim)")->required();
-  cmd->add_option("--coordinate", o->coordinates, "NAME=VALUE: pose the model with this coordinate value (repeatable)");
+  add_model_options(cmd, o->file, o->coordinates);
   cmd->add_option("-o,--output", o->output, "scenario JSON file")->required();
   cmd->add_flag("--vertical", o->rigid.vertical, "the scaling paper's drop: every coordinate locked but the vertical translation");
   add_rigid_options(cmd, o->rigid);
