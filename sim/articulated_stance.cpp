@@ -74,8 +74,10 @@ Stance stand(const ArticulatedModel& articulated, MultibodyModel rigid) {
   const Eigen::VectorXd x0 = m.initial_state();
   Eigen::VectorXd start = x0;
   double lift = -std::numeric_limits<double>::infinity();
+  std::vector<double> default_gap;
   for (const Contact& c : m.contacts) {
     const ContactKinematics k = contact_kinematics(m, c, x0);
+    default_gap.push_back(k.gap);
     const double rise = contact_side(c, 0) * k.normal.y();  // the gap's change per unit rise of the body
     if (rise > 0.0) lift = std::max(lift, -k.gap / rise);
   }
@@ -89,10 +91,11 @@ Stance stand(const ArticulatedModel& articulated, MultibodyModel rigid) {
     return out;
   }
   double total = 0.0;
-  for (const Contact& c : m.contacts) {
+  for (std::size_t i = 0; i < m.contacts.size(); ++i) {
+    const Contact& c = m.contacts[i];
     StanceContact sc;
     sc.contact = articulated_index(articulated, c.name);
-    sc.default_indentation = -contact_kinematics(m, c, x0).gap;
+    sc.default_indentation = -default_gap[i];
     sc.indentation = -contact_kinematics(m, c, out.equilibrium.x).gap;
     sc.force = contact_force(c.law, sc.indentation, 0.0);
     total += c.count * sc.force;

@@ -60,10 +60,6 @@ class DampedModes {
 // The friction modes: each complex pair of the damped problem as a Mode.
 void set_friction_modes(ModesAnalysis& out, Eigen::MatrixXd stiffness, Eigen::MatrixXd damping) {
   const Linearization& lin = out.lin;
-  out.friction_modes.clear();
-  out.friction_decay_rates.clear();
-  out.friction_growth_rates.clear();
-  out.friction_fastest = 0.0;
   out.friction_stiffness = std::move(stiffness);
   out.friction_damping = std::move(damping);
   const QuadraticModes q = quadratic_modes(lin.M, out.friction_stiffness, out.friction_damping);
@@ -172,9 +168,13 @@ ModesAnalysis contact_modes(Linearization linearization) {
   }
   out.decay_rates = real_decay_rates(lin);
   out.friction_stiffest = !out.decay_rates.empty() && out.decay_rates.front() > lin.normal_system().fastest_rate();
-  if (lin.friction_damping.size() != 0)
-    set_friction_modes(out, lin.J.transpose() * lin.K * lin.J, lin.J.transpose() * lin.C * lin.J + lin.friction_damping);
   return out;
+}
+
+void add_frozen_geometry_friction_modes(ModesAnalysis& analysis) {
+  const Linearization& lin = analysis.lin;
+  if (lin.J.rows() == 0 || lin.friction_damping.size() == 0) return;
+  set_friction_modes(analysis, lin.J.transpose() * lin.K * lin.J, lin.J.transpose() * lin.C * lin.J + lin.friction_damping);
 }
 
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x) {

@@ -66,7 +66,7 @@ struct ModesAnalysis {
   double friction_fastest = 0.0;             // largest |s| of the damped problem, 1/s
   // The damped problem's K and D (with friction): K_t and J^T C J + friction's
   // damping at rest; the exact linearisation about a steady creep; frozen
-  // geometry's J^T K J where the analysis has no model (contact_modes alone).
+  // geometry's J^T K J where the analysis has no model (add_frozen_geometry_friction_modes).
   Eigen::MatrixXd friction_stiffness, friction_damping;
   Eigen::MatrixXd tangent;                   // K_t, nu x nu (empty without contacts)
 };
@@ -80,10 +80,13 @@ std::vector<double> real_decay_rates(const Linearization& lin);
 ModesAnalysis analyse_modes(const MultibodyModel& model, const Eigen::VectorXd& x);
 
 // The contact modes of a linearisation alone (no load stiffness: that needs
-// the model's forces): what analyse_modes computes from linearize(); with
-// friction, the damped problem's modes on the frozen geometry's J^T K J. Any
+// the model's forces): what analyse_modes computes from linearize(). Any
 // generalised speeds: the articulated analysis passes joint-space ones.
 ModesAnalysis contact_modes(Linearization lin);
+
+// With friction, the damped problem's modes on the frozen geometry's J^T K J:
+// what an analysis without the model's forces (contact_modes) can add.
+void add_frozen_geometry_friction_modes(ModesAnalysis& analysis);
 
 // -df/dq at x (speeds set to zero), exact, along speed-space increments
 // (q (+) du); nu x nu (docs/physics.md#load-stiffness).
