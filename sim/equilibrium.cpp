@@ -19,6 +19,9 @@ constexpr int max_iterations = 500;
 constexpr double residual_tolerance = 1e-11;  // force imbalance relative to the weight
 constexpr double free_residual_tolerance = 1e-9;
 constexpr double max_turn = 0.05;  // rad per Newton step
+// The creep search settles the contacts at each trial speed; a held body needs
+// some tens of Newton steps in all, so this bound only stops a search that wanders.
+constexpr int max_creep_evaluations = 4000;
 
 double potential_energy(const MultibodyModel& model, const Eigen::VectorXd& x) {
   const MultibodyEnergies e = multibody_energies(model, x);
@@ -167,10 +170,14 @@ Equilibrium creeping_equilibrium(ForceBalance& balance, Eigen::VectorXd x, const
 
   Equilibrium result;
   struct Sample { double speed, pull, stick; };  // pull along the motion; stick: largest slip / v_t
+  int evaluations = 0;
   auto settle_at = [&](double speed) {
     x.tail(nu) = speed * direction;
     double residual = 0.0;
     for (int it = 0; it < max_iterations; ++it, ++result.iterations) {
+      if (++evaluations > max_creep_evaluations)
+        throw EquilibriumError("no static equilibrium found: the creep speed search did not converge in " +
+                               std::to_string(max_creep_evaluations) + " force evaluations");
       const ForceBalance::Split s = balance.split(x);
       const double stiff = s.stiff_residual(s.f_tilde) / balance.force_scale();
       residual = s.residual() / balance.force_scale();
