@@ -1,5 +1,6 @@
 // The `osim` subcommands' shared pieces: posing, scaling references, registration.
 #include <cmath>
+#include <cstdio>
 
 #include "apps/osim_common.hpp"
 #include "dropsim/sim/combining.hpp"
@@ -25,8 +26,16 @@ Posed pose(io::OsimModel osim, const std::vector<std::string>& coordinates) {
   return p;
 }
 
+io::OsimModel read_model(const std::string& file) {
+  io::OsimModel osim = io::read_osim(file);
+  if (!osim.skipped.empty())
+    std::fprintf(stderr, "dropsim: %s: warning: not modelled (left out of every analysis): %s\n", file.c_str(),
+                 osim.skipped.c_str());
+  return osim;
+}
+
 Posed load_posed(const std::string& file, const std::vector<std::string>& coordinates) {
-  return pose(io::read_osim(file), coordinates);
+  return pose(read_model(file), coordinates);
 }
 
 void add_model_options(CLI::App* cmd, std::string& file, std::vector<std::string>& coordinates) {
@@ -49,7 +58,7 @@ void add_reference_options(CLI::App* cmd, ReferenceOptions& o) {
 io::ScaleReference scale_reference(const ReferenceOptions& o, const std::string& file) {
   io::ScaleReference reference;
   if (!o.from.empty())
-    return io::reference_from_model(io::read_osim(o.from), o.reference_contact.empty() ? std::nullopt : std::optional(o.reference_contact));
+    return io::reference_from_model(read_model(o.from), o.reference_contact.empty() ? std::nullopt : std::optional(o.reference_contact));
   const bool finite = std::isfinite(o.mass) && std::isfinite(o.radius) && std::isfinite(o.stiffness) &&
                       std::isfinite(o.dissipation);  // NaN: --dissipation not given
   if (!(finite && o.mass > 0.0 && o.radius > 0.0 && o.stiffness > 0.0 && o.spheres > 0 && o.dissipation >= 0.0))

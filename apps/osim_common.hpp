@@ -1,5 +1,5 @@
 // What the `osim` subcommands share: the model posed by --coordinate, analyses
-// whose std::invalid_argument is the model file's fault, the reference a
+// whose ModelError is the model file's fault, the reference a
 // contact is scaled from, and the model made rigid as a scenario.
 #pragma once
 
@@ -14,8 +14,13 @@
 #include "dropsim/io/input_error.hpp"
 #include "dropsim/io/osim_reader.hpp"
 #include "dropsim/io/osim_scale.hpp"
+#include "dropsim/sim/model_error.hpp"
 
 namespace dropsim::app {
+
+// The model file read, with one warning line on stderr naming what it holds
+// that dropsim does not model (muscles, actuators, other forces).
+io::OsimModel read_model(const std::string& file);
 
 // The model and the pose it is analysed at: the coordinates' defaults, with --coordinate overrides.
 struct Posed {
@@ -29,12 +34,13 @@ Posed pose(io::OsimModel osim, const std::vector<std::string>& coordinates);
 void add_model_options(CLI::App* cmd, std::string& file, std::vector<std::string>& coordinates);
 
 // What the model cannot be analysed as (frozen with gravity off -y, a singular
-// M(q), ...) is the file's fault: an InputError naming it.
+// M(q), ...) is the file's fault: an InputError naming it. Any other exception
+// is dropsim's own and reaches main as an internal error.
 template <class Analysis>
 auto model_or_fail(const std::string& file, Analysis&& analysis) {
   try {
     return analysis();
-  } catch (const std::invalid_argument& e) {
+  } catch (const ModelError& e) {
     throw io::InputError(file, "/OpenSimDocument/Model", e.what());
   }
 }

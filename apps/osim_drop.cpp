@@ -25,7 +25,7 @@ struct DropOptions {
 };
 
 int run_drop(const DropOptions& o) {
-  io::OsimModel osim = io::read_osim(o.file);
+  io::OsimModel osim = read_model(o.file);
   // Scaled from a reference: the model as `osim scale` would write it, read back.
   if (o.reference.given()) osim = io::read_osim_bytes(o.file, scale_model(osim, o.reference).bytes);
   const Posed p = pose(std::move(osim), o.coordinates);

@@ -16,7 +16,7 @@ struct ScaleOptions {
 };
 
 int run_scale(const ScaleOptions& o) {
-  const io::OsimModel target = io::read_osim(o.file);
+  const io::OsimModel target = read_model(o.file);
   const Scaled scaled = scale_model(target, o.reference);
   io::write_text_file(o.output, scaled.bytes);
   for (const auto& e : scaled.plan.edits)

@@ -11,6 +11,7 @@
 #include "dropsim/io/osim_scale.hpp"
 #include "dropsim/sim/articulated_rigid.hpp"
 #include "dropsim/sim/articulated_stance.hpp"
+#include "dropsim/sim/model_error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace dropsim;
@@ -26,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Both rigid models and their stances: what inspect and osim drop build.
     (void)vertical_model(model.model, q, 0.25);
     (void)analyse_frozen(model.model, q);
-  } catch (const std::invalid_argument&) {
+  } catch (const ModelError&) {
     // a model that cannot be made rigid (gravity off -y, no mass, nothing under it) says so
   }
   if (!model.model.contacts.empty()) {

@@ -15,45 +15,68 @@ class ContactReader {
   ContactReader(const Document& doc, const FrameLookup& frames, OsimModel& out, std::map<std::string, int>& skipped)
       : doc_(doc), frames_(frames), out_(out), model_(out.model), skipped_(skipped) {}
 
+  // Contact geometry lives in the ContactGeometrySet and, in 4.x, among any
+  // component's <components> (a sphere listed with its body); each is known by
+  // its component path (/contactgeometryset/heel_r).
   void read_geometry(const xml_node& m) {
-    const xml_node set = child(m, "ContactGeometrySet");
-    if (!set) return;
-    for (xml_node g = child(set, "objects").first_child(); g; g = g.next_sibling()) {
-      if (g.type() != pugi::node_element) continue;
-      const std::string type = local_name(g), name = g.attribute("name").value();
-      if (type != "ContactSphere" && type != "ContactHalfSpace")
-        doc_.fail(g, "contact geometry " + type + " is not one dropsim reads (it reads ContactSphere and ContactHalfSpace)");
-      if (name.empty()) doc_.fail(g, "contact geometry needs a name");
-      Attachment at;
-      if (const xml_node frame = child(g, "socket_frame")) {
-        at = frames_.frame(frame, trimmed(frame.child_value()), component_path(g));
-      } else if (const xml_node body = child(g, "body_name")) {
-        at.body = frames_.body(body, trimmed(body.child_value()));
-      } else {
-        doc_.fail(g, "contact geometry needs <socket_frame> or <body_name>");
+    if (const xml_node set = child(m, "ContactGeometrySet"))
+      for (xml_node g = child(set, "objects").first_child(); g; g = g.next_sibling())
+        if (g.type() == pugi::node_element) read_surface(g, true);
+    const std::function<void(const xml_node&)> walk = [&](const xml_node& n) {
+      for (xml_node c = n.first_child(); c; c = c.next_sibling()) {
+        if (c.type() != pugi::node_element || local_name(c) == "ContactGeometrySet") continue;
+        if (local_name(n) == "components" && is_contact_geometry(local_name(c))) read_surface(c, false);
+        else walk(c);
       }
-      const Eigen::Isometry3d local = at.in_body * offset_transform(doc_.vec3_or(g, "location", Eigen::Vector3d::Zero()),
-                                                                    doc_.vec3_or(g, "orientation", Eigen::Vector3d::Zero()));
-      if (type == "ContactSphere") {
-        ContactSphereGeometry s;
-        s.name = name;
-        s.body = at.body;
-        s.centre = local.translation();
-        const xml_node radius = child(g, "radius");
-        if (!radius) doc_.fail(g, "a ContactSphere needs a <radius>");
-        s.radius = doc_.number(radius);
-        if (!(s.radius > 0.0)) doc_.fail(radius, "the radius must be > 0 (got " + trimmed(radius.child_value()) + ")");
-        geometry_[name] = {true, static_cast<int>(model_.spheres.size())};
-        model_.spheres.push_back(s);
-      } else {
-        ContactHalfSpaceGeometry h;
-        h.name = name;
-        h.body = at.body;
-        h.frame = local;
-        geometry_[name] = {false, static_cast<int>(model_.half_spaces.size())};
-        model_.half_spaces.push_back(h);
-      }
+    };
+    walk(m);
+  }
+
+  static bool is_contact_geometry(const std::string& type) {
+    return type == "ContactSphere" || type == "ContactHalfSpace" || type == "ContactMesh" || type == "ContactCylinder" ||
+           type == "ContactEllipsoid" || type == "ContactBrick" || type == "ContactTorus";
+  }
+
+  void read_surface(const xml_node& g, bool in_set) {
+    const std::string type = local_name(g), name = g.attribute("name").value();
+    if (type != "ContactSphere" && type != "ContactHalfSpace")
+      doc_.fail(g, "contact geometry " + type + " is not one dropsim reads (it reads ContactSphere and ContactHalfSpace)");
+    if (name.empty()) doc_.fail(g, "contact geometry needs a name");
+    const std::string path = component_path(g);
+    if (const auto seen = geometry_.find(path); seen != geometry_.end())
+      doc_.fail(g, "a second contact geometry at " + path + " (the first is at line " +
+                       std::to_string(doc_.line_of(static_cast<std::size_t>(seen->second.node.offset_debug()))) + ")");
+    Attachment at;
+    if (const xml_node frame = child(g, "socket_frame")) {
+      at = frames_.frame(frame, trimmed(frame.child_value()), path);
+    } else if (const xml_node body = child(g, "body_name")) {
+      at.body = frames_.body(body, trimmed(body.child_value()));
+    } else {
+      doc_.fail(g, "contact geometry needs <socket_frame> or <body_name>");
     }
+    const Eigen::Isometry3d local = at.in_body * offset_transform(doc_.vec3_or(g, "location", Eigen::Vector3d::Zero()),
+                                                                  doc_.vec3_or(g, "orientation", Eigen::Vector3d::Zero()));
+    Surface surface{g, type == "ContactSphere", 0, in_set};
+    if (surface.sphere) {
+      ContactSphereGeometry s;
+      s.name = name;
+      s.body = at.body;
+      s.centre = local.translation();
+      const xml_node radius = child(g, "radius");
+      if (!radius) doc_.fail(g, "a ContactSphere needs a <radius>");
+      s.radius = doc_.number(radius);
+      if (!(s.radius > 0.0)) doc_.fail(radius, "the radius must be > 0 (got " + trimmed(radius.child_value()) + ")");
+      surface.index = static_cast<int>(model_.spheres.size());
+      model_.spheres.push_back(s);
+    } else {
+      ContactHalfSpaceGeometry h;
+      h.name = name;
+      h.body = at.body;
+      h.frame = local;
+      surface.index = static_cast<int>(model_.half_spaces.size());
+      model_.half_spaces.push_back(h);
+    }
+    geometry_.emplace(path, surface);
   }
 
   // Reads `element` of `owner` with OpenSim's default when absent; records where it is.
@@ -72,11 +95,31 @@ class ContactReader {
     return p;
   }
 
-  std::pair<bool, int> geometry_named(const xml_node& referrer, const std::string& socket) {
-    const std::string name = socket.substr(socket.find_last_of('/') + 1);
-    const auto it = geometry_.find(name);
-    if (it == geometry_.end()) doc_.fail(referrer, "names contact geometry \"" + socket + "\", which is not in the ContactGeometrySet");
-    return it->second;
+  // A HuntCrossleyForce names its geometry as OpenSim looks it up: by name in
+  // the ContactGeometrySet.
+  std::pair<bool, int> set_geometry(const xml_node& referrer, const std::string& name) const {
+    const auto it = geometry_.find("/contactgeometryset/" + name);
+    if (it == geometry_.end() || !it->second.in_set)
+      doc_.fail(referrer, "names contact geometry \"" + name + "\", which is not in the ContactGeometrySet");
+    return {it->second.sphere, it->second.index};
+  }
+
+  // A socket names its geometry by component path, absolute or relative to the
+  // force; a bare name, as some files write it, must name exactly one geometry.
+  std::pair<bool, int> socket_geometry(const xml_node& socket, const std::string& from) const {
+    const std::string text = trimmed(socket.child_value());
+    const std::string path = resolve_path(from, text);
+    if (const auto it = geometry_.find(path); it != geometry_.end()) return {it->second.sphere, it->second.index};
+    if (text.find('/') == std::string::npos) {
+      const Surface* found = nullptr;
+      for (const auto& [where, surface] : geometry_) {
+        if (where.substr(where.find_last_of('/') + 1) != text) continue;
+        if (found) doc_.fail(socket, "names contact geometry \"" + text + "\", and several geometries have that name; give its path");
+        found = &surface;
+      }
+      if (found) return {found->sphere, found->index};
+    }
+    doc_.fail(socket, "names contact geometry \"" + text + "\", which is not in the model (looked for " + path + ")");
   }
 
   // Forces live in the ForceSet, and in 4.x also among the model's own components.
@@ -136,7 +179,7 @@ class ContactReader {
       set.parameters = {parameter(p, "stiffness", 0.0, anchor, true), parameter(p, "dissipation", 0.0, anchor),
                         parameter(p, "static_friction", 0.0, anchor), parameter(p, "dynamic_friction", 0.0, anchor),
                         parameter(p, "viscous_friction", 0.0, anchor)};
-      for (const auto& g : set.geometry) surfaces.push_back({geometry_named(anchor, g), force.sets.size()});
+      for (const auto& g : set.geometry) surfaces.push_back({set_geometry(anchor, g), force.sets.size()});
       force.sets.push_back(set);
     }
     if (force.sets.empty()) doc_.fail(f, "a HuntCrossleyForce needs ContactParameters");
@@ -186,8 +229,9 @@ class ContactReader {
   void read_smooth(const xml_node& f, OsimContactForce& force) {
     const xml_node sphere_socket = child(f, "socket_sphere"), plane_socket = child(f, "socket_half_space");
     if (!sphere_socket || !plane_socket) doc_.fail(f, "a SmoothSphereHalfSpaceForce needs <socket_sphere> and <socket_half_space>");
-    const auto sphere = geometry_named(sphere_socket, trimmed(sphere_socket.child_value()));
-    const auto plane = geometry_named(plane_socket, trimmed(plane_socket.child_value()));
+    const std::string here = component_path(f);
+    const auto sphere = socket_geometry(sphere_socket, here);
+    const auto plane = socket_geometry(plane_socket, here);
     if (!sphere.first) doc_.fail(sphere_socket, "socket_sphere must name a ContactSphere");
     if (plane.first) doc_.fail(plane_socket, "socket_half_space must name a ContactHalfSpace");
     // The anchor for inserted elements: the last parameter element the file has.
@@ -236,7 +280,13 @@ class ContactReader {
   OsimModel& out_;
   ArticulatedModel& model_;
   std::map<std::string, int>& skipped_;
-  std::map<std::string, std::pair<bool, int>> geometry_;  // name -> (sphere?, index)
+  struct Surface {
+    xml_node node;
+    bool sphere = true;
+    int index = 0;        // into the model's spheres or half-spaces
+    bool in_set = false;  // listed in the ContactGeometrySet
+  };
+  std::map<std::string, Surface> geometry_;  // by component path
 };
 
 }  // namespace

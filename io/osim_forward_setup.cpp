@@ -1,5 +1,8 @@
 // A ForwardTool settings file: the times, accuracy, step bounds and step
 // budget of an OpenSim forward run.
+#include <cmath>
+#include <limits>
+
 #include "dropsim/io/input_file.hpp"
 #include "dropsim/io/osim_document.hpp"
 
@@ -19,10 +22,15 @@ ForwardSettings read_forward_setup(const std::string& path) {
   s.accuracy = doc.number_or(tool, "integrator_error_tolerance", s.accuracy);
   s.min_step = doc.number_or(tool, "minimum_integrator_step_size", s.min_step);
   s.max_step = doc.number_or(tool, "maximum_integrator_step_size", s.max_step);
-  s.max_steps = static_cast<int>(doc.number_or(tool, "maximum_number_of_integrator_steps", s.max_steps));
+  // An integer in the file; a double outside int's range would cast to nonsense.
+  const double max_steps = doc.number_or(tool, "maximum_number_of_integrator_steps", s.max_steps);
+  if (!(max_steps >= 1.0 && max_steps <= std::numeric_limits<int>::max() && max_steps == std::floor(max_steps)))
+    throw InputError(path, doc.path(osim::child(tool, "maximum_number_of_integrator_steps")),
+                     "maximum_number_of_integrator_steps must be a whole number from 1 to " +
+                         std::to_string(std::numeric_limits<int>::max()));
+  s.max_steps = static_cast<int>(max_steps);
   if (!(s.final_time > s.initial_time)) throw InputError(path, doc.path(tool), "final_time must be after initial_time");
   if (!(s.accuracy > 0.0)) throw InputError(path, doc.path(tool), "integrator_error_tolerance must be > 0");
-  if (!(s.max_steps > 0)) throw InputError(path, doc.path(tool), "maximum_number_of_integrator_steps must be > 0");
   return s;
 }
 

@@ -22,6 +22,7 @@
 #include "dropsim/io/osim_transforms.hpp"
 #include "dropsim/sim/combining.hpp"
 #include "dropsim/sim/format.hpp"
+#include "dropsim/sim/rigid_inertia.hpp"
 
 namespace dropsim::io {
 
@@ -97,7 +98,8 @@ class Reader {
       ArticulatedBody body;
       body.name = name;
       const xml_node mass = child(b, "mass");
-      body.mass = mass ? doc_.number(mass) : 0.0;
+      if (!mass) doc_.fail(b, "body " + name + " has no <mass>; OpenSim's default is NaN, which no simulation can use");
+      body.mass = doc_.number(mass);
       if (!(body.mass >= 0.0)) doc_.fail(mass, "mass must be >= 0 (got " + trimmed(mass.child_value()) + ")");
       body.mass_centre = doc_.vec3_or(b, "mass_center", Eigen::Vector3d::Zero());
       Eigen::Matrix<double, 6, 1> i6 = Eigen::Matrix<double, 6, 1>::Zero();  // xx yy zz xy xz yz
@@ -109,8 +111,8 @@ class Reader {
         for (int k = 0; k < 6; ++k) i6[k] = doc_.number_or(b, names[k], 0.0);
       }
       body.inertia << i6[0], i6[3], i6[4], i6[3], i6[1], i6[5], i6[4], i6[5], i6[2];
-      if (body.mass > 0.0 && Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(body.inertia).eigenvalues().minCoeff() < 0.0)
-        doc_.fail(b, "the inertia of body " + name + " is not positive semi-definite");
+      if (const std::string defect = body.mass > 0.0 ? inertia_defect(body.inertia) : ""; !defect.empty())
+        doc_.fail(b, "the inertia of body " + name + " is not a rigid body's: " + defect);
       body_index_[name] = static_cast<int>(model_.bodies.size());
       legacy_body_nodes_.push_back({b, static_cast<int>(model_.bodies.size())});
       model_.bodies.push_back(body);
@@ -236,6 +238,17 @@ class Reader {
   }
 
   // Coordinates, then the spatial transform: a built-in joint's fixed axes or a CustomJoint's.
+  // The deprecated <motion_type>: OpenSim 4 takes a coordinate's motion from
+  // its joint (as finish_joint does after this); a value it does not know is an error.
+  bool motion_type(const xml_node& coordinate) const {
+    const xml_node e = child(coordinate, "motion_type");
+    if (!e) return true;
+    const std::string v = trimmed(e.child_value());
+    if (v != "rotational" && v != "translational" && v != "coupled")
+      doc_.fail(e, "motion_type must be rotational, translational or coupled (got \"" + v + "\")");
+    return v != "translational";
+  }
+
   void finish_joint(const xml_node& j, ArticulatedJoint& joint, const std::vector<xml_node>& coordinates) {
     const int joint_index = static_cast<int>(model_.joints.size());
     std::vector<int> indices;
@@ -248,7 +261,7 @@ class Reader {
       c.default_value = doc_.number_or(k, "default_value", 0.0);
       c.default_speed = doc_.number_or(k, "default_speed_value", 0.0);
       c.locked = doc_.boolean_or(k, "locked", false);
-      c.rotational = doc_.text_or(k, "motion_type", "rotational") != "translational";
+      c.rotational = motion_type(k);
       coordinate_index_[c.name] = static_cast<int>(model_.coordinates.size());
       indices.push_back(static_cast<int>(model_.coordinates.size()));
       model_.coordinates.push_back(c);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "dropsim/sim/format.hpp"
+#include "dropsim/sim/model_error.hpp"
 #include "dropsim/sim/kinematics.hpp"
 
 namespace dropsim {
@@ -78,7 +79,7 @@ ModelModes analyse_model_modes(const ArticulatedModel& model, const Eigen::Vecto
   out.pose_at_equilibrium = at_rest.has_value();
   Linearization lin = articulated_linearization(model, out.pose, indentation);
   if (lin.M.rows() > 0 && Eigen::LLT<Eigen::MatrixXd>(lin.M).info() != Eigen::Success)
-    throw std::invalid_argument("the joint-space mass matrix is singular at this pose: some unlocked coordinate moves no mass");
+    throw ModelError("the joint-space mass matrix is singular at this pose: some unlocked coordinate moves no mass");
   out.articulated = contact_modes(std::move(lin));
   add_frozen_geometry_friction_modes(out.articulated);
   for (const int c : free_coordinates(model)) out.articulated_speeds.push_back(model.coordinates[static_cast<std::size_t>(c)].name);

@@ -1,6 +1,7 @@
 // The composite body of an articulated model's moving bodies, and its contacts
 // with what stays fixed: the frozen and the vertical model.
 #include "dropsim/sim/articulated_rigid.hpp"
+#include "dropsim/sim/model_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,7 +29,7 @@ struct Composite {
 Composite composite_of(const ArticulatedModel& model, const ArticulatedKinematics& kin) {
   const double g = model.gravity.norm();
   if (g > 0.0 && !model.gravity.normalized().isApprox(-Eigen::Vector3d::UnitY(), 1e-12))
-    throw std::invalid_argument("gravity must point along -y, as dropsim's models assume (the model has " +
+    throw ModelError("gravity must point along -y, as dropsim's models assume (the model has " +
                                 vec(model.gravity) + ")");
   Composite c;
   c.fixed = ground_fixed_bodies(model);
@@ -39,7 +40,7 @@ Composite composite_of(const ArticulatedModel& model, const ArticulatedKinematic
     moment += model.bodies[b].mass * (kin.pose[b] * model.bodies[b].mass_centre);
   }
   if (!(c.mass > 0.0))
-    throw std::invalid_argument(std::any_of(c.fixed.begin(), c.fixed.end(), [](bool f) { return !f; })
+    throw ModelError(std::any_of(c.fixed.begin(), c.fixed.end(), [](bool f) { return !f; })
                                     ? "the model's moving bodies have no mass"
                                     : "every body is welded or locked to the ground: nothing moves");
   c.centre = moment / c.mass;
@@ -94,7 +95,7 @@ std::vector<Contact> composite_contacts(const ArticulatedModel& model, const Art
       const bool plane_fixed = on_fixed(composite, half_space.body);
       if (sphere_fixed == plane_fixed) continue;
       if (sphere_fixed)
-        throw std::invalid_argument("contact " + pair.name + ": half-space " + half_space.name +
+        throw ModelError("contact " + pair.name + ": half-space " + half_space.name +
                                     " moves with the model against sphere " + sphere.name +
                                     ", which is fixed; dropsim's rigid models take fixed half-spaces");
       const WorldPlane plane = half_space_plane(model, kin, pair.half_space);
@@ -177,7 +178,7 @@ MultibodyModel vertical_model(const ArticulatedModel& model, const Eigen::Vector
     out.contacts.push_back(c);
   }
   if (out.contacts.empty())
-    throw std::invalid_argument("no contact sphere of the model can touch a surface under it by falling vertically");
+    throw ModelError("no contact sphere of the model can touch a surface under it by falling vertically");
   body.position.y() += height_over_radius * radius - fall;
   out.bodies.push_back(body);
   out.characteristic_length = radius;

@@ -11,6 +11,7 @@
 #include "dropsim/sim/articulated_rigid.hpp"
 #include "dropsim/sim/format.hpp"
 #include "dropsim/sim/kinematics.hpp"
+#include "dropsim/sim/model_error.hpp"
 #include "dropsim/sim/multibody_system.hpp"
 
 namespace dropsim {
@@ -164,7 +165,7 @@ FrozenAnalysis analyse_frozen(const ArticulatedModel& model, const Eigen::Vector
   static_cast<Stance&>(out) = stand(model, frozen_model(model, q));
   try {
     out.vertical = stand(model, vertical_model(model, q, 0.0));
-  } catch (const std::invalid_argument& e) {  // nothing under the model to fall on
+  } catch (const ModelError& e) {  // nothing under the model to fall on
     out.vertical.no_equilibrium = e.what();
   }
   const double weight = out.model.total_mass() * out.model.gravity;
