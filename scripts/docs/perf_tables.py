@@ -12,7 +12,8 @@ and is rebuilt here from JSON (default docs/figures/work_precision.json, the run
 scripts/figures.py --update commits). Without --write the script checks: it
 exits 1, printing DOC:LINE and both versions of the first differing line,
 when a table differs from what the JSON gives, when a block is missing, or
-when a block names no table this script makes. --write rewrites the blocks.
+when a block names no table this script makes, or when DOC is longer than
+300 lines. --write rewrites the blocks.
 Python 3 standard library only.
 """
 import argparse
@@ -24,6 +25,7 @@ import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 PAPER_RUNS = len(glob.glob(os.path.join(ROOT, "scenarios/paper/*.json")))
+MAX_LINES = 300
 BEGIN = re.compile(r"^<!-- generated: ([a-z0-9-]+) \(scripts/docs/perf_tables\.py\) -->$")
 END = "<!-- end generated: %s -->"
 
@@ -202,6 +204,10 @@ def main(argv):
                                 % (args.doc, start + k + 1, name, os.path.relpath(args.json, ROOT), a, b))
                 break
     out += lines[last:]
+    count = len("\n".join(lines).rstrip("\n").split("\n"))
+    if count > MAX_LINES:
+        failures.append("%s:%d: %d lines, more than %d: the page states the current state; history goes to "
+                        "docs/history/" % (args.doc, count, count, MAX_LINES))
     for name in sorted(set(TABLES) - seen):
         failures.append("%s: no generated block %s (the JSON's table is not shown)" % (args.doc, name))
     if args.write:
