@@ -6,7 +6,7 @@
 Each count is taken from where it is defined, never typed here:
   - integrators: the entries of the method table in integrators/registry.hpp
     ("N integrators"), those of SUNDIALS among them ("N from SUNDIALS",
-    "N of them from SUNDIALS"), and the rows of docs/integrators.md's first
+    "N of them from SUNDIALS"), the explicit ones ("N explicit methods"), and the rows of docs/integrators.md's first
     table, which must name exactly the registry's methods;
   - the paper suite: scenarios/paper/*.json ("the N paper runs", "the N drops",
     "the paper's N drops", "N HDF5 files", "the N traces", "the N scenarios",
@@ -56,6 +56,8 @@ def counts(root):
     return {
         "integrators": len(methods),
         "sundials": sum(m.startswith(("cvode_", "arkode_")) for m in methods),
+        "explicit": len(re.findall(r"\{Method::\w+,\s*\"\w+\",\s*\d+,\s*(?:true|false),\s*false\b",
+                                   read(root, "integrators/registry.hpp"))),
         "paper": len(glob.glob(os.path.join(root, "scenarios/paper/*.json"))),
         "bad_hdf5": len(corpus),
         "fuzzers": len(glob.glob(os.path.join(root, "fuzz/*_fuzz.cpp"))),
@@ -68,6 +70,7 @@ def counts(root):
 RULES = [
     (r"\b%s integrators\b" % NUMBER, "integrators", "integrators in integrators/registry.hpp"),
     (r"\b%s (?:of them )?from SUNDIALS\b" % NUMBER, "sundials", "SUNDIALS methods in integrators/registry.hpp"),
+    (r"\b%s explicit methods\b" % NUMBER, "explicit", "explicit methods (not implicit) in integrators/registry.hpp"),
     (r"\b%s paper (?:runs|drops|scenarios)\b" % NUMBER, "paper", "paper scenarios in scenarios/paper/"),
     (r"\bthe %s (?:drops|runs|scenarios|traces)\b" % NUMBER, "paper", "paper scenarios in scenarios/paper/"),
     (r"\bpaper's %s drops\b" % NUMBER, "paper", "paper scenarios in scenarios/paper/"),
