@@ -111,7 +111,8 @@ def table_paper(data):
         base = best["dropsim_dopri5"]["suite_seconds"]
         for key, label in PAPER_METHODS:
             if key not in best:
-                lines.append("| %s | %s | not reached | | | |" % (target_label(t), label))
+                ran = any(r["method"] == key for r in data["runs"])
+                lines.append("| %s | %s | %s | | | |" % (target_label(t), label, "not reached" if ran else "not run"))
                 continue
             b = best[key]
             setting = ("accuracy %s" if key.startswith("simbody") else "rtol %s") % tol(b["tolerance"])
@@ -133,10 +134,11 @@ def table_multi(data):
             lean, full, floor, simbody = (cell("dropsim_dopri5_no_attribution"), cell("dropsim_dopri5"),
                                           cell("floor"), cell("simbody_best"))
             def run(b):
-                return "not reached" if b is None else "rtol %s: %s ms, %s" % (tol(b["tolerance"]), ms(b["suite_seconds"]),
+                return "not reached or not run" if b is None else "rtol %s: %s ms, %s" % (tol(b["tolerance"]), ms(b["suite_seconds"]),
                                                                                sci(b["max_error"]))
             if simbody is None:
-                sim = "not reached"
+                ran = any(r["method"].startswith(suite + ":simbody") for r in data["runs"])
+                sim = "not reached" if ran else "not run"
             else:
                 sim = "%s %s: %s ms, %s" % (simbody_name(simbody["method"]), tol(simbody["tolerance"]),
                                             ms(simbody["suite_seconds"]), sci(simbody["max_error"]))
