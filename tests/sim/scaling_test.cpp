@@ -189,6 +189,18 @@ TEST(SmoothedScaling, MouseWithAllSmoothingScaledRepeatsHuman62) {
   // Without the smoothing scaled the mouse floats instead (contact_laws_test).
 }
 
+// docs/physics.md#scaling-the-smoothing-parameters: smoothed friction's slip speed sqrt(|v_s|^2 + cf) takes cf
+// as a squared speed, so with cf scaled to keep the drop the same (cf ~ R^2) the regularisation speed scales
+// as R, while a dynamically similar motion's speeds scale as sqrt(g R): from the human to the mouse it
+// shrinks by sqrt(0.002 / 0.032) = 0.25 in units of sqrt(g R). Friction is not size-invariant.
+TEST(SmoothedScaling, FrictionRegularisationIsNotSizeInvariant) {
+  const double cf_a = 1e-5, r_a = 0.032, r_b = 0.002;
+  const double cf_b = scale_cf(cf_a, r_a, r_b);
+  EXPECT_NEAR(std::sqrt(cf_b) / std::sqrt(cf_a), r_b / r_a, 1e-12);  // a speed that scales as R
+  const double dimensionless_a = std::sqrt(cf_a) / std::sqrt(g * r_a), dimensionless_b = std::sqrt(cf_b) / std::sqrt(g * r_b);
+  EXPECT_NEAR(dimensionless_b / dimensionless_a, 0.25, 1e-12);
+}
+
 // docs/physics.md#linear-springs: a linear spring carries M g / n at x = xh R, so k scales as
 // (M_b / M_a)(n_a / n_b)(R_a / R_b) (scale_linear_stiffness), and the damping group n c sqrt(R / g) / M
 // of the dimensionless drop stays put when c scales as (M_b / M_a)(n_a / n_b) sqrt(R_a / R_b), typed out
