@@ -18,8 +18,9 @@ Each count is taken from where it is defined, never typed here:
     tests/CMakeLists.txt, wherever a document gives `dropsim_soak --runs N
     --seed S` or the test's row gives "N runs, seed S".
 Numbers may be written with thin-space groups ("2 000"). Fails (exit 1),
-printing DOC:LINE: message, on a count that differs. README.md and docs/*.md by
-default; docs/history/ states dated counts and is not checked.
+printing DOC:LINE: message, on a count that differs. README.md, docs/*.md and
+scenarios/**/README.md by default; docs/history/ states dated counts and is
+not checked.
 Python 3 standard library only.
 """
 import argparse
@@ -111,7 +112,9 @@ def main(argv):
     args = parser.parse_args(argv)
     root = os.path.abspath(args.root)
     truth = counts(root)
-    docs = args.doc or ["README.md"] + sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs/*.md")))
+    docs = args.doc or ["README.md"] + sorted(os.path.relpath(p, root) for p in
+                                              glob.glob(os.path.join(root, "docs/*.md")) +
+                                              glob.glob(os.path.join(root, "scenarios/**/README.md"), recursive=True))
     failures, checked = [], 0
     for doc in docs:
         for number, line in enumerate(read(root, doc).split("\n"), 1):

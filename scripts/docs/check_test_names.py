@@ -10,8 +10,8 @@ A test is named in a document inside a code span, as
   - `name_test` or `name_test.cpp`: a test source tests/<layer>/name_test.cpp;
   - `bash scripts/NAME.sh` or `scripts/NAME.sh`: a script of the repository.
 Fails (exit 1), printing DOC:LINE: message, when
-  - a document (README.md and docs/*.md by default) names a test, a test
-    source or a script that does not exist;
+  - a document (README.md, docs/*.md and scenarios/**/README.md by default)
+    names a test, a test source or a script that does not exist;
   - in docs/validation.md, a table row, list item or paragraph that states a
     number (a digit outside its code spans and links) names no GoogleTest or
     ctest test (`Suite.Name`, `Suite.*`) and no script. The page's opening
@@ -130,7 +130,8 @@ def main(argv):
     if args.list:
         print("\n".join(sorted(tests)))
         return 0
-    docs = args.doc or [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs/*.md")))
+    docs = args.doc or [os.path.join(root, "README.md")] + sorted(
+        glob.glob(os.path.join(root, "docs/*.md")) + glob.glob(os.path.join(root, "scenarios/**/README.md"), recursive=True))
     failures = []
     for doc in docs:
         with open(doc, encoding="utf-8") as f:
