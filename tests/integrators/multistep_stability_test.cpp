@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstdio>
 #include <complex>
 #include <numbers>
 #include <random>
@@ -106,7 +107,8 @@ TEST(BdfStability, OrdersOneAndTwoUnconditionalThreeToFiveUnstableOnTheImaginary
     std::vector<double> sigma(static_cast<std::size_t>(q) + 1, 0.0);
     sigma.back() = 1.0;
     const double crossing = locus_crossing(bdf_table[static_cast<std::size_t>(q - 1)], sigma);
-    // Above the crossing BDF damps an undamped oscillation; below it, it amplifies it.
+    // Above the crossing BDF damps an undamped oscillation; below it BDF3 and BDF4 amplify it at every
+    // h omega, BDF5 only from its first crossing (BdfStability.FifthOrderDampsBelow0711AndGrowsUpTo9392).
     EXPECT_TRUE(std::isfinite(s.unstable[0].to)) << "BDF" << q;
     EXPECT_NEAR(s.unstable[0].to / crossing, 1.0, 1e-7) << "BDF" << q << " locus crossing " << crossing;
     EXPECT_NEAR(allowed.unstable[0].to / crossing, 1.0, 1e-4) << "BDF" << q;
@@ -144,6 +146,64 @@ TEST(BdfStability, TheRecurrenceGrowsInsideTheBandAndDecaysAboveIt) {
     EXPECT_GT(bdf_energy_growth(q, inside, 4000), 1.5) << "BDF" << q << " at h omega " << inside;
     EXPECT_LT(bdf_energy_growth(q, above, 4000), 0.5) << "BDF" << q << " at h omega " << above;
   }
+}
+
+// Every h omega in (0.05, pi) where the boundary locus of a BDF table crosses the imaginary axis.
+std::vector<double> bdf_locus_crossings(int q) {
+  const auto& rho = bdf_table[static_cast<std::size_t>(q - 1)];
+  std::vector<double> sigma(static_cast<std::size_t>(q) + 1, 0.0);
+  sigma.back() = 1.0;
+  auto z = [&](double theta) {
+    const cd zeta = std::polar(1.0, theta);
+    return evaluate(rho, zeta) / evaluate(sigma, zeta);
+  };
+  std::vector<double> crossings;
+  for (double theta = 0.05; theta + 1e-3 < std::numbers::pi; theta += 1e-3) {
+    double lo = theta, hi = theta + 1e-3;
+    if ((z(lo).real() < 0.0) == (z(hi).real() < 0.0)) continue;
+    const bool lo_negative = z(lo).real() < 0.0;
+    for (int i = 0; i < 200; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      ((z(mid).real() < 0.0) == lo_negative ? lo : hi) = mid;
+    }
+    crossings.push_back(z(0.5 * (lo + hi)).imag());
+  }
+  return crossings;
+}
+
+// docs/physics.md#multistep-methods: unlike BDF3 and BDF4, BDF5 damps an undamped oscillation at small
+// h omega. Its locus (from the textbook table, not the code under test) crosses the imaginary axis twice,
+// at h omega = 0.711 and 9.392; the largest root of the code's characteristic polynomial is inside the
+// unit circle below the first, outside between them and inside again above the second, and the
+// recurrence run in the time domain decays, grows and decays there.
+TEST(BdfStability, FifthOrderDampsBelow0711AndGrowsUpTo9392) {
+  const std::vector<double> crossings = bdf_locus_crossings(5);
+  ASSERT_EQ(crossings.size(), 2u);
+  EXPECT_NEAR(crossings[0], 0.711, 5e-4);
+  EXPECT_NEAR(crossings[1], 9.392, 5e-4);
+  for (int q = 3; q <= 4; ++q) EXPECT_EQ(bdf_locus_crossings(q).size(), 1u) << "BDF" << q;  // grow from 0
+  const MultistepMethod bdf5 = bdf_method(5);
+  for (double h_omega : {0.1, 0.3, 0.5, 0.7, 9.5, 20.0})
+    EXPECT_LT(largest_root(bdf5, cd(0.0, h_omega)), 1.0) << "damped at h omega " << h_omega;
+  for (double h_omega : {0.72, 1.0, 2.0, 5.0, 9.3})
+    EXPECT_GT(largest_root(bdf5, cd(0.0, h_omega)), 1.0) << "growing at h omega " << h_omega;
+  // How weak near the origin, and how strong inside the band (the numbers docs/physics.md quotes).
+  EXPECT_NEAR(std::log(largest_root(bdf5, cd(0.0, 0.1))), -1.6e-7, 0.05e-7);
+  EXPECT_NEAR(std::log(largest_root(bdf_method(3), cd(0.0, 0.01))), 2.5e-9, 0.05e-9);
+  double fastest = 0.0, fastest_at = 0.0;
+  for (double h_omega = 0.8; h_omega < 9.3; h_omega += 1e-3)
+    if (const double g = std::log(largest_root(bdf5, cd(0.0, h_omega))); g > fastest) fastest = g, fastest_at = h_omega;
+  EXPECT_NEAR(fastest, 0.32, 0.005);
+  EXPECT_NEAR(fastest_at, 2.38, 0.01);
+  EXPECT_LT(bdf_energy_growth(5, 0.5, 4000), 1.0);
+  EXPECT_GT(bdf_energy_growth(5, 2.0, 4000), 1.5);
+  // The project's band search, with (almost) no growth allowed, finds the same band.
+  const MultistepStability s = undamped_multistep_stability(bdf5, 1e-9);
+  ASSERT_EQ(s.unstable.size(), 1u);
+  EXPECT_NEAR(s.unstable[0].from / crossings[0], 1.0, 1e-6);
+  EXPECT_NEAR(s.unstable[0].to / crossings[1], 1.0, 1e-6);
+  std::printf("[measured] BDF5 on q'' = -q: damped below h omega %.6g, growing on (%.6g, %.6g)\n", crossings[0],
+              s.unstable[0].from, s.unstable[0].to);
 }
 
 TEST(AdamsStability, BackwardEulerAndTrapezoidUnconditionalHigherOrdersBounded) {

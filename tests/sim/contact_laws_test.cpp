@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "dropsim/io/scenario.hpp"
@@ -77,6 +79,40 @@ TEST(SmoothHuntCrossley, FlightStillFeelsAForceButAVanishingOne) {
   EXPECT_GT(near, 1e-3 * at_rest);
   EXPECT_LT(near, at_rest);
   EXPECT_LT(contact_response(law, -0.064, -0.1).force, 1e-12);
+}
+
+// docs/physics.md#smoothed-hunt-crossley: past the clamp speed the tanh factor leaves a pull. With
+// u = xdot + 2 / (3 alpha) < 0 and w = -bv u, F / Fs = -(0.75 alpha / bv) w (1 - tanh w), largest where
+// d/dw [w (1 - tanh w)] = 0, i.e. 1 + e^(2w) (1 - 2w) = 0: w* = 0.6392, where w (1 - tanh w) = 2 w* - 1.
+// The pull is 0.75 (2 w* - 1) alpha / bv = 0.209 alpha / bv of Fs, at w* / bv past the clamp speed.
+TEST(SmoothHuntCrossley, LargestPullIsPoint209AlphaOverBvPastTheClampSpeed) {
+  double lo = 0.1, hi = 2.0;  // w* by bisection on the stationarity condition, apart from the law's code
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (1.0 + std::exp(2.0 * mid) * (1.0 - 2.0 * mid) > 0.0 ? lo : hi) = mid;
+  }
+  const double w_star = 0.5 * (lo + hi), coefficient = 0.75 * (2.0 * w_star - 1.0);
+  EXPECT_NEAR(w_star, 0.6392, 1e-4);
+  EXPECT_NEAR(coefficient, 0.209, 5e-4);
+  for (const auto& [alpha, bv] : std::vector<std::pair<double, double>>{{2.0, 50.0}, {1.0, 50.0}, {2.0, 300.0}, {8.0, 200.0}}) {
+    // The law itself at a compressed state (Fs from the smoothed Hertz force), scanned past the clamp speed.
+    const ContactLaw law = smooth_law(alpha, opensim_default_cf, opensim_default_bd, bv);
+    const double x = 0.3 * human_radius, fs = smooth_hertz_force(law.effective_modulus, law.radius, law.cf, law.bd, x);
+    const double clamp = -2.0 / (3.0 * alpha), du = 1e-5 / bv;
+    double least = 0.0, at = 0.0;
+    for (double u = 0.0; u > -5.0 / bv; u -= du) {
+      const double f = contact_response(law, x, clamp + u).force / fs;
+      if (f < least) least = f, at = u;
+    }
+    EXPECT_NEAR(least / (-coefficient * alpha / bv), 1.0, 1e-6) << "alpha " << alpha << " bv " << bv;
+    EXPECT_NEAR(at, -w_star / bv, 2e-3 / bv) << "alpha " << alpha << " bv " << bv;
+    if (alpha == 2.0 && bv == 50.0) {
+      EXPECT_NEAR(-least, 0.0084, 5e-5);  // 0.84 % of Fs at OpenSim's default bv
+      EXPECT_NEAR(-at, 0.0128, 1e-4);     // 12.8 mm/s past the clamp speed
+      std::printf("[measured] smoothed law, alpha 2, bv 50: largest pull %.4g Fs at %.4g m/s past the clamp\n",
+                  -least, -at);
+    }
+  }
 }
 
 // Central differences of force and potential, as independent checks of the analytic tangents.

@@ -189,5 +189,60 @@ TEST(SmoothedScaling, MouseWithAllSmoothingScaledRepeatsHuman62) {
   // Without the smoothing scaled the mouse floats instead (contact_laws_test).
 }
 
+// docs/physics.md#scaling-the-smoothing-parameters: smoothed friction's slip speed sqrt(|v_s|^2 + cf) takes cf
+// as a squared speed, so with cf scaled to keep the drop the same (cf ~ R^2) the regularisation speed scales
+// as R, while a dynamically similar motion's speeds scale as sqrt(g R): from the human to the mouse it
+// shrinks by sqrt(0.002 / 0.032) = 0.25 in units of sqrt(g R). Friction is not size-invariant.
+TEST(SmoothedScaling, FrictionRegularisationIsNotSizeInvariant) {
+  const double cf_a = 1e-5, r_a = 0.032, r_b = 0.002;
+  const double cf_b = scale_cf(cf_a, r_a, r_b);
+  EXPECT_NEAR(std::sqrt(cf_b) / std::sqrt(cf_a), r_b / r_a, 1e-12);  // a speed that scales as R
+  const double dimensionless_a = std::sqrt(cf_a) / std::sqrt(g * r_a), dimensionless_b = std::sqrt(cf_b) / std::sqrt(g * r_b);
+  EXPECT_NEAR(dimensionless_b / dimensionless_a, 0.25, 1e-12);
+}
+
+// docs/physics.md#linear-springs: a linear spring carries M g / n at x = xh R, so k scales as
+// (M_b / M_a)(n_a / n_b)(R_a / R_b) (scale_linear_stiffness), and the damping group n c sqrt(R / g) / M
+// of the dimensionless drop stays put when c scales as (M_b / M_a)(n_a / n_b) sqrt(R_a / R_b), typed out
+// here. With both, the mouse's linear drop is the human's, F/(M g) against tau.
+TEST(LinearSpringScaling, ScaledStiffnessAndDampingRepeatTheDimensionlessDrop) {
+  const SphereSupport mouse{0.02, 4, 0.002};
+  const double k_a = 1e4, c_a = 50.0;
+  const double k_b = scale_linear_stiffness(k_a, human62, mouse);
+  EXPECT_NEAR(k_b, k_a * (0.02 / 62.0) * (6.0 / 4.0) * (0.032 / 0.002), 1e-12 * k_b);
+  // Both rest at the same relative indentation: n k xh R = M g.
+  EXPECT_NEAR(mouse.mass * g / (mouse.spheres * k_b * mouse.radius), human62.mass * g / (human62.spheres * k_a * human62.radius),
+              1e-12);
+  const double c_b = c_a * (0.02 / 62.0) * (6.0 / 4.0) * std::sqrt(0.032 / 0.002);
+  auto scenario = [](const SphereSupport& s, double k, double c) {
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  R"({"name": "linear", "duration": 2.0,
+                      "drop": {"mass": %.17g, "spheres": %d, "radius": %.17g, "height_over_radius": 0.25},
+                      "contact": {"law": "linear_damped", "stiffness": %.17g, "damping": %.17g},
+                      "integrator": {"name": "dopri5", "rtol": 1e-10}, "output": {"interval_tau": 0.01}})",
+                  s.mass, s.spheres, s.radius, k, c);
+    return io::parse_scenario(text, "linear.json");
+  };
+  const io::Scenario human = scenario(human62, k_a, c_a), small = scenario(mouse, k_b, c_b);
+  const Trace a = simulate(human.drop(), human.run), b = simulate(small.drop(), small.run);
+  ASSERT_GT(b.samples(), a.samples());
+  double worst = 0.0, peak = 0.0;
+  for (std::size_t i = 0; i + 1 < a.samples(); ++i) {  // the human's last sample, at 2 s, is off the tau grid
+    ASSERT_NEAR(a.tau[i], b.tau[i], 1e-9);
+    worst = std::max(worst, std::abs(a.force_normalized[i] - b.force_normalized[i]));
+    peak = std::max(peak, a.force_normalized[i]);
+  }
+  std::printf("[measured] linear drop, max |F/(Mg) mouse - human62| = %.3g (peak %.4g)\n", worst, peak);
+  EXPECT_GT(peak, 1.5);  // a real impact, not a resting contact
+  EXPECT_LT(worst, 1e-6);
+  // Damping left unscaled changes the motion: the check above could fail.
+  const io::Scenario unscaled = scenario(mouse, k_b, c_a * (0.02 / 62.0) * (6.0 / 4.0));
+  const Trace u = simulate(unscaled.drop(), unscaled.run);
+  double apart = 0.0;
+  for (std::size_t i = 0; i + 1 < a.samples(); ++i) apart = std::max(apart, std::abs(a.force_normalized[i] - u.force_normalized[i]));
+  EXPECT_GT(apart, 1e-2);
+}
+
 }  // namespace
 }  // namespace dropsim
