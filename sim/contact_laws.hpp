@@ -1,7 +1,7 @@
 // Normal contact laws as pure functions: indentation, rate and parameters in, force out.
 // Sign conventions for x and xdot: sim/conventions.hpp. A contact never pulls,
 // except OpenSim's smoothed law, reproduced as it is: where 1 + 1.5 alpha xdot < 0
-// its tanh factor leaves a pull of order 1e-7 Fs.
+// its tanh factor leaves a pull of at most 0.209 alpha/bv Fs (docs/physics.md).
 #pragma once
 
 #include <algorithm>
