@@ -39,11 +39,12 @@ def known_tests(root):
         for path in glob.glob(os.path.join(root, pattern), recursive=True):
             with open(path, encoding="utf-8", errors="replace") as f:
                 names.update("%s.%s" % m for m in GTEST.findall(f.read()))
-    for path in glob.glob(os.path.join(root, "**/CMakeLists.txt"), recursive=True):
-        if os.path.relpath(path, root).split(os.sep)[0].startswith("build"):
-            continue  # build trees and the A/B worktrees
-        with open(path, encoding="utf-8", errors="replace") as f:
-            names.update(ADD_TEST.findall(f.read()))
+    for folder, subfolders, files in os.walk(root):
+        # Not into build trees (the A/B worktrees among them) or .git: walking them takes minutes.
+        subfolders[:] = [d for d in subfolders if not d.startswith(("build", "."))]
+        if "CMakeLists.txt" in files:
+            with open(os.path.join(folder, "CMakeLists.txt"), encoding="utf-8", errors="replace") as f:
+                names.update(ADD_TEST.findall(f.read()))
     return names
 
 
