@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "dropsim/io/input_error.hpp"
@@ -159,6 +160,46 @@ TEST(OsimReader, LegacyCustomJointFunctionsAndPerSurfaceParameters) {
   EXPECT_EQ(c.law.friction.viscous_coefficient, 0.0);
   EXPECT_EQ(c.law.friction.transition_velocity, 0.01);  // HuntCrossleyForce's default
   EXPECT_EQ(m.skipped, "2 Thelen2003Muscle");
+}
+
+// OpenSim 4 lets a body list its own contact geometry; a socket finds it by its
+// path, and a sphere of the same name in the set is another sphere.
+TEST(OsimReader, GeometryAmongABodysComponentsIsFoundByItsPath) {
+  std::string text = slurp(source_path("tests/data/osim/block_two_pin.osim"));
+  const auto insert = [&](const std::string& before, const std::string& what) {
+    const auto at = text.find(before);
+    ASSERT_NE(at, std::string::npos) << before;
+    text.insert(at, what);
+  };
+  insert("<mass>4</mass>", "<components><ContactSphere name=\"corner_a\"><socket_frame>/bodyset/link2</socket_frame>"
+                           "<location>0 0.4 0</location><radius>0.03</radius></ContactSphere></components>");
+  insert("<PointToPointSpring", "<SmoothSphereHalfSpaceForce name=\"tip\"><socket_sphere>../../bodyset/link2/corner_a"
+                                "</socket_sphere><socket_half_space>/contactgeometryset/floor</socket_half_space>"
+                                "<stiffness>1e6</stiffness></SmoothSphereHalfSpaceForce>");
+  const OsimModel m = read_osim_bytes("components.osim", text);
+  const ContactPair& tip = contact(m, "tip");
+  const ContactSphereGeometry& sphere = m.model.spheres[static_cast<std::size_t>(tip.sphere)];
+  EXPECT_EQ(sphere.body, 2);  // link2, not the block's corner_a
+  EXPECT_EQ(sphere.radius, 0.03);
+  EXPECT_EQ(sphere.centre, Eigen::Vector3d(0.0, 0.4, 0.0));
+  EXPECT_EQ(m.model.contacts.size(), 5u);  // the four corners of the set still pair with the floor
+}
+
+TEST(OsimReader, ForwardSetupStepBudgetMustBeAWholeNumber) {
+  const fs::path dir = test::fresh_directory("forward-setup");
+  for (const std::string budget : {"2.5", "1e12", "0"}) {
+    const fs::path setup = dir / "setup.xml";
+    std::ofstream(setup) << "<OpenSimDocument><ForwardTool><final_time>1</final_time><maximum_number_of_integrator_steps>"
+                         << budget << "</maximum_number_of_integrator_steps></ForwardTool></OpenSimDocument>";
+    try {
+      (void)read_forward_setup(setup.string());
+      ADD_FAILURE() << budget << " was taken";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("maximum_number_of_integrator_steps (line 1): maximum_number_of_integrator_steps must be a whole number"),
+                std::string::npos) << e.what();
+    }
+  }
+  fs::remove_all(dir);
 }
 
 TEST(OsimReader, ForwardSetupGivesTheRunsBounds) {
