@@ -31,6 +31,7 @@ io::OsimModel read_model(const std::string& file) {
   if (!osim.skipped.empty())
     std::fprintf(stderr, "dropsim: %s: warning: not modelled (left out of every analysis): %s\n", file.c_str(),
                  osim.skipped.c_str());
+  for (const std::string& w : osim.warnings) std::fprintf(stderr, "dropsim: %s: warning: %s\n", file.c_str(), w.c_str());
   return osim;
 }
 

@@ -18,8 +18,9 @@
 
 namespace dropsim::app {
 
-// The model file read, with one warning line on stderr naming what it holds
-// that dropsim does not model (muscles, actuators, other forces).
+// The model file read, with a warning line on stderr naming what it holds
+// that dropsim does not model (muscles, actuators, other forces), and one for
+// each of the reader's warnings.
 io::OsimModel read_model(const std::string& file);
 
 // The model and the pose it is analysed at: the coordinates' defaults, with --coordinate overrides.

@@ -116,6 +116,7 @@ json inspect_json(const Posed& p, const FrozenAnalysis& frozen) {
               {"equilibrium", equilibrium_json(frozen)},
               {"vertical_equilibrium", equilibrium_json(frozen.vertical)},
               {"warnings", frozen.warnings},
+              {"model_warnings", p.osim.warnings},
               {"notes", p.osim.notes},
               {"skipped", p.osim.skipped}};
   if (frozen.support) out["support"] = {{"loaded_contacts", frozen.support->loaded}, {"mass_centre_outside", frozen.support->outside}};
@@ -184,6 +185,7 @@ void print_inspect(const Posed& p, const FrozenAnalysis& frozen) {
   report("frozen equilibrium (every joint locked, the model free)", frozen);
   if (!frozen.warnings.empty()) std::printf("\nwarnings:\n");
   for (const auto& w : frozen.warnings) std::printf("  %s\n", w.c_str());
+  for (const auto& w : p.osim.warnings) std::printf("warning: %s\n", w.c_str());
   for (const auto& n : p.osim.notes) std::printf("note: %s\n", n.c_str());
   if (!p.osim.skipped.empty()) std::printf("not modelled (skipped): %s\n", p.osim.skipped.c_str());
 }

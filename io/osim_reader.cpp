@@ -3,7 +3,6 @@
 // OpenSim's defaults for absent elements (docs/interface.md#opensim-models).
 #include "dropsim/io/osim_reader.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <pugixml.hpp>
 
 #include <algorithm>
@@ -95,8 +94,7 @@ class Reader {
         legacy_body_nodes_.push_back({b, ground_body});
         continue;
       }
-      ArticulatedBody body;
-      body.name = name;
+      ArticulatedBody body{name};
       const xml_node mass = child(b, "mass");
       if (!mass) doc_.fail(b, "body " + name + " has no <mass>; OpenSim's default is NaN, which no simulation can use");
       body.mass = doc_.number(mass);
@@ -112,7 +110,10 @@ class Reader {
       }
       body.inertia << i6[0], i6[3], i6[4], i6[3], i6[1], i6[5], i6[4], i6[5], i6[2];
       if (const std::string defect = body.mass > 0.0 ? inertia_defect(body.inertia) : ""; !defect.empty())
-        doc_.fail(b, "the inertia of body " + name + " is not a rigid body's: " + defect);
+        doc_.fail(b, "the inertia of body " + name + " cannot be simulated: " + defect);
+      if (const std::string odd = body.mass > 0.0 ? triangle_inequality_defect(body.inertia) : ""; !odd.empty())
+        out_.warnings.push_back(doc_.path(b) + ": the inertia of body " + name + " is no rigid body's: " + odd +
+                                "; OpenSim runs it, and so does dropsim");
       body_index_[name] = static_cast<int>(model_.bodies.size());
       legacy_body_nodes_.push_back({b, static_cast<int>(model_.bodies.size())});
       model_.bodies.push_back(body);
@@ -375,11 +376,10 @@ class Reader {
   OsimModel& out_;
   ArticulatedModel& model_;
   std::set<std::string> ground_names_;
-  std::map<std::string, int> body_index_, coordinate_index_;
+  std::map<std::string, int> body_index_, coordinate_index_, skipped_;
   std::map<int, int> joint_for_child_;
   std::vector<std::pair<xml_node, int>> legacy_body_nodes_;
   std::map<std::string, FrameEntry> frames_;
-  std::map<std::string, int> skipped_;
 };
 
 }  // namespace

@@ -56,6 +56,9 @@ struct OsimModel {
   std::vector<OsimContactForce> forces;
   std::string skipped;             // one line: what the reader did not model, by type, counted
   std::vector<std::string> notes;  // obsolete elements ignored, and the like
+  // What is not physical but OpenSim runs as it is (an inertia no mass
+  // distribution has), each with its element path and line.
+  std::vector<std::string> warnings;
 };
 
 // Throws InputError (file, element path with its line, a sentence) on anything

@@ -9,7 +9,6 @@
 
 #include "dropsim/io/contact_spec.hpp"
 #include "dropsim/sim/combining.hpp"
-#include "dropsim/sim/rigid_inertia.hpp"
 
 namespace dropsim::io {
 
@@ -93,8 +92,6 @@ void parse_body(ObjectReader& r, Body& b, json& out) {
           r.fail("inertia", rule);
         out["inertia"] = inertia;
       }
-      if (const std::string defect = inertia_defect(b.inertia); !defect.empty())
-        r.fail("inertia", "is not a rigid body's inertia: " + defect);
       if (r.has("orientation")) {
         const auto o = numbers(r, "orientation", 4);
         const Eigen::Quaterniond q(o[0], o[1], o[2], o[3]);

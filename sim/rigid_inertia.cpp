@@ -8,17 +8,28 @@
 
 namespace dropsim {
 
+namespace {
+
+double slop(const Eigen::Matrix3d& inertia) { return 1e-12 * inertia.cwiseAbs().maxCoeff(); }
+
+std::string moments(const Eigen::Vector3d& p) {
+  return significant(p[0], 6) + ", " + significant(p[1], 6) + " and " + significant(p[2], 6) + " kg m^2";
+}
+
+}  // namespace
+
 std::string inertia_defect(const Eigen::Matrix3d& inertia) {
-  const double scale = inertia.cwiseAbs().maxCoeff();
-  const double slop = 1e-12 * scale;  // rounding in files that write six digits stays well above this
-  if (!((inertia - inertia.transpose()).cwiseAbs().maxCoeff() <= slop)) return "it is not symmetric";
+  if (!((inertia - inertia.transpose()).cwiseAbs().maxCoeff() <= slop(inertia))) return "it is not symmetric";
   const Eigen::Vector3d p = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(inertia).eigenvalues();  // ascending
-  const std::string moments = significant(p[0], 6) + ", " + significant(p[1], 6) + " and " + significant(p[2], 6) + " kg m^2";
-  if (p[0] < -slop) return "its principal moments " + moments + " are not all >= 0";
-  if (p[0] + p[1] < p[2] - slop)
-    return "its principal moments " + moments +
-           " break the triangle inequality (the largest exceeds the sum of the other two): no mass distribution has them";
+  if (p[0] < -slop(inertia)) return "its principal moments " + moments(p) + " are not all >= 0";
   return {};
+}
+
+std::string triangle_inequality_defect(const Eigen::Matrix3d& inertia) {
+  const Eigen::Vector3d p = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(inertia).eigenvalues();  // ascending
+  if (p[0] + p[1] >= p[2] - slop(inertia)) return {};
+  return "its principal moments " + moments(p) +
+         " break the triangle inequality (the largest exceeds the sum of the other two): no mass distribution has them";
 }
 
 }  // namespace dropsim

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "dropsim/io/osim_reader.hpp"
 #include "tests/support/cli.hpp"
@@ -238,6 +239,33 @@ TEST(OsimInput, DirectoryAndMissingFileRefused) {
     const CliResult r = run_dropsim({"osim", "inspect", path});
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("dropsim: " + path + ": /: " + reason), std::string::npos) << r.err;
+  }
+  fs::remove_all(dir);
+}
+
+// What the reader does not model, and an inertia no rigid body has (which
+// OpenSim runs), are said on stderr by every subcommand, with path and line.
+TEST(OsimInput, EverySubcommandWarnsOfWhatItDoesNotModel) {
+  const fs::path dir = fresh_directory("osim-warnings");
+  std::string text = slurp(block_model);
+  const std::string link1 = "<inertia>0.1042 0.002 0.1042 0 0 0</inertia>";
+  ASSERT_NE(text.find(link1), std::string::npos);
+  text.replace(text.find(link1), link1.size(), "<inertia>0.01 0.002 0.1042 0 0 0</inertia>");  // 0.002 + 0.01 < 0.1042
+  const std::string model = (dir / "odd_inertia.osim").string();
+  std::ofstream(model) << text;
+  const std::vector<std::vector<std::string>> commands = {
+      {"osim", "inspect", model},
+      {"osim", "modes", model},
+      {"osim", "scenario", model, "-o", (dir / "s.json").string()},
+      {"osim", "scale", model, "--from", block_model, "-o", (dir / "scaled.osim").string()},
+      {"osim", "drop", model, "-o", (dir / "drop.h5").string()}};
+  for (const auto& args : commands) {
+    const CliResult r = run_dropsim(args);
+    EXPECT_EQ(r.exit_code, 0) << args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find("warning: not modelled (left out of every analysis): 1 PointToPointSpring"), std::string::npos)
+        << args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find("Body[link1] (line 15): the inertia of body link1 is no rigid body's"), std::string::npos)
+        << args[1] << ": " << r.err;
   }
   fs::remove_all(dir);
 }
