@@ -2,6 +2,7 @@
 // (docs/integrators.md#sundials). Built with or without SUNDIALS: without, the
 // methods are listed and refused with the command that installs the library.
 #include "dropsim/integrators/sundials.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -90,7 +91,7 @@ constexpr NamedTable dirk_tables[] = {
 ButcherTable describe(bool explicit_table, const NamedTable& t) {
   ARKodeButcherTable b = explicit_table ? ARKodeButcherTable_LoadERK(static_cast<ARKODE_ERKTableID>(t.id))
                                         : ARKodeButcherTable_LoadDIRK(static_cast<ARKODE_DIRKTableID>(t.id));
-  if (!b) throw std::logic_error(std::string("ARKODE does not load its own table ") + t.name);
+  DROPSIM_CHECK(b, std::string("ARKODE does not load its own table ") + t.name);
   ButcherTable out{t.id, t.name, b->q, b->p, b->stages, {}, {}};
   for (int i = 0; i < b->stages; ++i) {
     out.b.push_back(b->b[i]);
@@ -162,7 +163,7 @@ IntegrationStats integrate_sundials(const SundialsRun& run, const FlatSystem& sy
 
   double* out = N_VGetArrayPointer(sample.get());
   const FlatDense interpolant = [&](double when, double* state) {
-    if (solver->dense(when, sample.get()) < 0) throw std::logic_error("SUNDIALS could not interpolate inside its last step");
+    DROPSIM_CHECK(solver->dense(when, sample.get()) >= 0, "SUNDIALS could not interpolate inside its last step");
     std::copy(out, out + system.size, state);
   };
   double last_restart = t;

@@ -1,6 +1,7 @@
 // CVODE, ERKStep and ARKStep set up as a run asks (sundials_solvers.hpp), and
 // the C callbacks through which they evaluate dropsim's System.
 #include "dropsim/integrators/sundials_solvers.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -72,9 +73,9 @@ std::string owned_string(char* text) {
   return out;
 }
 
-// A SUNDIALS setter's flag, turned into an exception: a refused option is dropsim's bug.
+// A SUNDIALS setter's flag: a refused option is dropsim's bug.
 void check(int flag, const char* call) {
-  if (flag < 0) throw std::logic_error(std::string("SUNDIALS refused ") + call + " (flag " + std::to_string(flag) + ")");
+  DROPSIM_CHECK(flag >= 0, std::string("SUNDIALS refused ") + call + " (flag " + std::to_string(flag) + ")");
 }
 
 class Cvode final : public Solver {

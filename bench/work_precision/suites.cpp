@@ -2,6 +2,8 @@
 // Simbody take of a multi-contact scene.
 #include "bench/work_precision/suites.hpp"
 
+#include "dropsim/integrators/check.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -76,7 +78,8 @@ void require_free_body_on_equal_spheres(const dropsim::MultibodyModel& m, const 
     if (m.bodies.size() != 1 || body.joint != dropsim::Joint::free || !body.inertia.isDiagonal() ||
         c.type != dropsim::ContactType::sphere_plane || c.count != 1 || !same_law || c.radius[0] != first.radius[0] ||
         c.plane_normal != Eigen::Vector3d::UnitY() || !c.plane_point.isZero())
-      throw std::logic_error(who + " takes one free body with principal inertia on equal spheres on the ground y = 0");
+      dropsim::check_failed(__FILE__, __LINE__, "require_free_body_on_equal_spheres",
+                            who + " takes one free body with principal inertia on equal spheres on the ground y = 0");
   }
 }
 
@@ -107,8 +110,7 @@ dropsim::floor::FreeBody floor_free_body_of(const dropsim::MultibodyModel& m) {
   require_free_body_on_equal_spheres(m, "the free-body floor");
   const auto& body = m.bodies.at(0);
   const auto& law = m.contacts.at(0).law;
-  if (law.kind != dropsim::ContactLawKind::hunt_crossley)
-    throw std::logic_error("the free-body floor takes Hunt-Crossley spheres");
+  DROPSIM_CHECK(law.kind == dropsim::ContactLawKind::hunt_crossley, "the free-body floor takes Hunt-Crossley spheres");
   dropsim::floor::FreeBody out;
   out.mass = body.mass;
   out.gravity = m.gravity;
