@@ -372,16 +372,8 @@ struct CompleteProbe {
 struct ProbeThatCannotKeep : CompleteProbe {
   void keep() = delete;
 };
-struct ProbeWithoutEnergy {
-  using State = Eigen::Vector2d;
-  using Observation = ProbeObservation;
-  void describe() {}
-  template <class F>
-  std::size_t with_sampler(F f) {
-    return f([](const State& x) { return Observation{x[0], x[1], x[0]}; });
-  }
-  void keep(double, const State&, const Observation&) {}
-  void finish(bool) {}
+struct ProbeWithoutEnergy : CompleteProbe {
+  double initial_energy() const = delete;
 };
 TEST(RecorderProbe, ConceptStatesTheContract) {
   static_assert(RecorderProbe<CompleteProbe>);
