@@ -46,6 +46,7 @@ json to_json(const MultibodyModel& model, const io::Scenario& s, const Equilibri
   json out;
   out["name"] = s.name;
   out["modes_at"] = s.modes_at;
+  out["scenario"] = s.resolved;  // what a figure draws the bodies and contacts from
   out["equilibrium"] = {{"q", values(a.x.head(model.nq))}, {"coordinates", model.position_names()},
                         {"static", eq != nullptr}};
   if (eq) {

@@ -107,12 +107,10 @@ int step_limits(const StepLimitCommand& o) {
   if (s.multibody()) return multibody_step_limits(o, s, chosen);
 
   const DropModel& drop = s.drop();
-  const double x_eq = equilibrium_indentation(drop);
-  const double x_peak = peak_indentation(drop, s.run);
-  const auto eq = linearize_at_rest(drop, x_eq).linear_system();
-  const auto peak = linearize_at_rest(drop, x_peak).linear_system();
-  const double omega_eq = std::sqrt(-eq.matrix()(1, 0)), omega_peak = std::sqrt(-peak.matrix()(1, 0));
-  const double zeta_eq = -eq.matrix()(1, 1) / (2.0 * omega_eq);
+  const DropModes modes = drop_modes(drop, s.run);
+  const double x_eq = modes.equilibrium.indentation, x_peak = modes.peak.indentation;
+  const double omega_eq = modes.equilibrium.omega, omega_peak = modes.peak.omega;
+  const double zeta_eq = modes.equilibrium.damping_ratio;
 
   nlohmann::json rows = nlohmann::json::array();
   if (!o.json) {
@@ -124,10 +122,7 @@ int step_limits(const StepLimitCommand& o) {
   for (const auto m : chosen) {
     const StepLimitReport r = drop_step_limit(drop, s.run, m, x_peak);
     const bool stable = r.measured_step > 0.0;
-    const double lo = std::min(r.predicted_step, r.predicted_step_peak);
-    const double hi = std::max(r.predicted_step, r.predicted_step_peak);
-    // Which prediction(s) bracket the measurement (2 % either way).
-    const bool bracketed = std::isfinite(hi) && r.measured_step >= 0.98 * lo && r.measured_step <= 1.02 * hi;
+    const bool bracketed = r.between_predictions();
     const double linear_ratio = r.linear_ratio();
     const bool slow_growth = r.linear_growth_unseen();
     rows.push_back({{"name", integrators::info(m).name},
@@ -167,7 +162,7 @@ int step_limits(const StepLimitCommand& o) {
     std::printf("CVODE's fixed orders on the mode at equilibrium (growth <= %g per radian):\n",
                 integrators::default_growth_tolerance);
   }
-  const nlohmann::json orders = multistep_orders(eq, !o.json);
+  const nlohmann::json orders = multistep_orders(modes.equilibrium.system, !o.json);
   if (o.json) {
     std::cout << nlohmann::json{{"scenario", s.name},
                                 {"equilibrium_indentation", x_eq},

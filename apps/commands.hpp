@@ -29,4 +29,8 @@ void add_steplimit_command(CLI::App& app, Runner& run);
 void add_modes_command(CLI::App& app, Runner& run);
 void add_osim_command(CLI::App& app, Runner& run);
 
+// `dropsim --version`: version, git commit, and the optional parts this build has.
+std::string version_text();
+void add_version_flag(CLI::App& app);
+
 }  // namespace dropsim::app

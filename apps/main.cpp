@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   using namespace dropsim::app;
   CLI::App app{"dropsim: penalty-contact drop tests, scaling laws and step limits"};
   app.require_subcommand(1);
+  add_version_flag(app);
   Runner run;
   add_run_command(app, run);
   add_compare_command(app, run);

@@ -8,8 +8,10 @@ include(CMakePackageConfigHelpers)
 
 set(DROPSIM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dropsim)
 
+# sundials_solvers.hpp is the SUNDIALS sources' own: it includes SUNDIALS' headers.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/integrators ${PROJECT_SOURCE_DIR}/sim
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dropsim FILES_MATCHING PATTERN "*.hpp")
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dropsim FILES_MATCHING PATTERN "*.hpp"
+        PATTERN "sundials_solvers.hpp" EXCLUDE)
 install(TARGETS dropsim_integrators dropsim_sundials dropsim_sim EXPORT dropsimSimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT dropsimSimTargets NAMESPACE dropsim:: DESTINATION ${DROPSIM_CMAKE_DIR})

@@ -1,9 +1,9 @@
 // SUNDIALS CVODE and ARKODE behind dropsim's integrator interface
 // (docs/integrators.md#sundials): cvode_bdf, cvode_adams, arkode_erk, arkode_dirk.
 //
-// SUNDIALS is optional. The library code lives in one source file,
-// integrators/sundials.cpp, built into dropsim::sim; a build without SUNDIALS
-// lists the methods and refuses to run them with the command that installs it.
+// SUNDIALS is optional. The code lives in integrators/sundials.cpp (the driver,
+// ARKODE's tables) and sundials_solvers.cpp, built into dropsim::sim; a build without
+// SUNDIALS lists the methods and refuses to run them with the command that installs it.
 // This header holds only the bridge from a typed System and observer to the
 // flat arrays SUNDIALS works on, so no other file sees a SUNDIALS header.
 #pragma once

@@ -1,5 +1,6 @@
 // HDF5 trace writer: time-major datasets, shuffle+deflate, /time as a dimension scale.
 #include "dropsim/io/hdf5_trace.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <H5Cpp.h>
 #include <hdf5_hl.h>
@@ -192,8 +193,7 @@ void write_contents(H5::H5File& file, const Scenario& scenario, const Trace& t) 
 }  // namespace
 
 void write_trace_hdf5(const std::string& path, const Scenario& scenario, const Trace& t) {
-  if (!t.columns_complete())
-    throw std::logic_error("write_trace_hdf5: the trace's columns are not derived (derive_columns() first)");
+  DROPSIM_CHECK(t.columns_complete(), "write_trace_hdf5: the trace's columns are not derived (derive_columns() first)");
   // Sized so that an uncompressed trace fits in the driver's first block.
   const std::size_t sample_bytes = sizeof(double) * (8 + 3 * t.contacts + t.nq + t.nu);
   write_hdf5_file(path, t.samples() * sample_bytes + (1 << 16),

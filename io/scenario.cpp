@@ -1,5 +1,6 @@
 // Scenario JSON -> validated Scenario (docs/interface.md, drop form).
 #include "dropsim/io/scenario.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -227,8 +228,7 @@ Scenario parse_scenario_json(const json& doc, const std::string& file, Resolved 
 }
 
 const Model& Scenario::checked_drop() const {
-  if (!std::holds_alternative<DropModel>(model))
-    throw std::logic_error(file + ": a multi-contact scenario has no drop-form model");
+  DROPSIM_CHECK(std::holds_alternative<DropModel>(model), file + ": a multi-contact scenario has no drop-form model");
   return model;
 }
 

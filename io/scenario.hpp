@@ -24,7 +24,7 @@ struct Scenario {
   bool compress_traces = false;
   nlohmann::json resolved;   // the scenario as run: defaults and scaling filled in
 
-  // The drop form's model; throws std::logic_error for a multi-contact scenario.
+  // The drop form's model; throws InternalError (DROPSIM_CHECK) for a multi-contact scenario.
   const DropModel& drop() const { return std::get<DropModel>(checked_drop()); }
   DropModel& drop() { return const_cast<DropModel&>(std::as_const(*this).drop()); }
   // The multi-contact form's model, or null for a drop scenario.

@@ -1,5 +1,6 @@
 // OpenSim Storage export of a drop trace.
 #include "dropsim/io/sto_writer.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <array>
 #include <cstdio>
@@ -22,8 +23,8 @@ void write_trace_sto(std::ostream& out, const std::string& name, const Trace& tr
                                      "contact.ground.force.Y",
                                      "contact.ground.force.Z"};
   const std::size_t n = trace.samples();
-  if (trace.force.size() != n)
-    throw std::logic_error("write_trace_sto: the trace's force column is not derived (derive_columns() first)");
+  DROPSIM_CHECK(trace.force.size() == n,
+                "write_trace_sto: the trace's force column is not derived (derive_columns() first)");
   out << name << "\nversion=1\nnRows=" << n << "\nnColumns=" << labels.size() << "\ninDegrees=no\nendheader\n";
   for (std::size_t c = 0; c < labels.size(); ++c) out << (c ? "\t" : "") << labels[c];
   out << "\n";

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI: draw the figures from the paper runs and the transition-velocity study (into
-# results/figures/, not tracked) and check that Fig. 3 and the study's figure exist and are
-# non-empty there and in docs/figures/ (the committed copies), and that the README shows them.
+# results/figures/, not tracked) and check that Fig. 3, the study's figure and the work-precision
+# summary exist and are non-empty there and in docs/figures/ (the committed copies), and that the
+# README shows them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DROPSIM=${DROPSIM:-build/bin/dropsim}
@@ -10,7 +11,7 @@ DROPSIM=${DROPSIM:-build/bin/dropsim}
 DROPSIM="$DROPSIM" bash scripts/friction-study.sh >/dev/null  # fails on a step-limit prediction gone wrong
 /usr/bin/python3 scripts/figures.py
 status=0
-for stem in fig3_force_vs_tau fig3_force_vs_time transition_velocity; do
+for stem in fig3_force_vs_tau fig3_force_vs_time transition_velocity work_precision_summary; do
   for dir in results/figures docs/figures; do
     for ext in png svg; do
       f="$dir/$stem.$ext"

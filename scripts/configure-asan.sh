@@ -15,6 +15,9 @@ if [ -f build-asan/CMakeCache.txt ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++'
   echo "configure-asan: build-asan/ was configured with another compiler; starting it afresh with clang" >&2
   rm -rf build-asan
 fi
+source scripts/opensim-models.sh
+models=()
+if [ -n "${DROPSIM_OPENSIM_MODELS:-}" ]; then models=(-DDROPSIM_OPENSIM_MODELS="$DROPSIM_OPENSIM_MODELS"); fi
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 # The Simbody peer tests stay in the main build: Simbody itself is not
@@ -23,4 +26,4 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DDROPSIM_FUZZ=ON -DDROPSIM_BUILD_TESTS=ON -DDROPSIM_BUILD_BENCH=OFF -DDROPSIM_PEER_TESTS=OFF \
-  "${launcher[@]}" >/dev/null
+  "${models[@]}" "${launcher[@]}" >/dev/null

@@ -1,5 +1,6 @@
 // Articulated kinematics by one pass from the ground out; composite body; linearisation.
 #include "dropsim/sim/articulated.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -48,8 +49,8 @@ ArticulatedKinematics articulated_kinematics(const ArticulatedModel& model, cons
   std::vector<bool> placed(model.bodies.size(), false);
   const Eigen::Matrix<double, 6, Eigen::Dynamic> ground_jacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, nc);
   for (const ArticulatedJoint& joint : model.joints) {
-    if (joint.parent != ground_body && !placed[static_cast<std::size_t>(joint.parent)])
-      throw std::logic_error("articulated_kinematics: joint " + joint.name + " comes before its parent");
+    DROPSIM_CHECK(joint.parent == ground_body || placed[static_cast<std::size_t>(joint.parent)],
+                  "articulated_kinematics: joint " + joint.name + " comes before its parent");
     const Eigen::Isometry3d parent_frame_world = kin.pose_of(joint.parent) * joint.parent_frame;
     // X_FM: body-fixed rotations, then translations in F; with the joint's
     // angular and linear velocity in F per unit coordinate rate.
@@ -82,7 +83,7 @@ ArticulatedKinematics articulated_kinematics(const ArticulatedModel& model, cons
     jac.bottomRows<3>() += r_gf * slide + cross_matrix(moving_frame_world.translation()) * w_joint;
   }
   for (std::size_t b = 0; b < placed.size(); ++b)
-    if (!placed[b]) throw std::logic_error("articulated_kinematics: body " + model.bodies[b].name + " has no joint");
+    DROPSIM_CHECK(placed[b], "articulated_kinematics: body " + model.bodies[b].name + " has no joint");
   return kin;
 }
 

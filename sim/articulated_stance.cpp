@@ -1,6 +1,7 @@
 // Equilibria of the rigid models of an articulated model, load shares, the
 // support polygon and the modeller's warnings.
 #include "dropsim/sim/articulated_stance.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <algorithm>
 #include <boost/math/tools/toms748_solve.hpp>
@@ -27,7 +28,7 @@ constexpr double no_load_fraction = 1e-6;
 int articulated_index(const ArticulatedModel& model, const std::string& name) {
   for (std::size_t i = 0; i < model.contacts.size(); ++i)
     if (model.contacts[i].name == name) return static_cast<int>(i);
-  throw std::logic_error("rigid model's contact " + name + " is not in the articulated model");
+  check_failed(__FILE__, __LINE__, "articulated_index", "rigid model's contact " + name + " is not in the articulated model");
 }
 
 // One vertical body: its support grows as it sinks (every surface under it

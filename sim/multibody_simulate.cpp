@@ -122,6 +122,7 @@ class MultibodyProbe {
   // Per contact, of the sample observe() saw last; relative_ is keep()'s.
   std::vector<double> per_sphere_, friction_, slip_, vertical_, indentation_, relative_;
 };
+static_assert(RecorderProbe<MultibodyProbe>);
 
 }  // namespace
 

@@ -1,9 +1,11 @@
 // Recording a run on its output grid: one recorder and one divergence rule for every system.
 //
-// A system contributes a probe, which knows its model and the trace it fills:
+// A system contributes a probe, which knows its model and the trace it fills;
+// the concept RecorderProbe below states what a probe must have:
 //   using State;                                      // the system's Vector
+//   struct Observation;                               // what a sample's evaluation gives (SampleObservation)
 //   double initial_energy() const;                    // mechanical, J
-//   void describe() const;                            // columns, names, units, model constants
+//   void describe();                                  // columns, names, units, model constants
 //   std::size_t with_sampler(F f);                    // returns f(sampler); sampler(state) -> Observation
 //   void keep(double t, const State&, const Observation&);  // a recorded sample
 //   void finish(bool kept);                           // completes the trace; the summary's final indentation made relative
@@ -15,7 +17,8 @@
 // or none where it cannot bound them (then every sample is evaluated); and
 //   void keep_states(const double* times, const State* states, std::size_t n);
 // for probes whose recorded samples are their states alone (finish() derives
-// the rest from them): keep() is then never called, and a recorded run, like a
+// the rest from them): keep() is then never called (a probe has one or the
+// other), and a recorded run, like a
 // summary-only one, evaluates a sample only where it can change the summary.
 // The recorder checks the energy, keeps the summary and decides divergence;
 // the probe decides how a sample is evaluated and stored.
@@ -29,6 +32,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dropsim/integrators/integrate.hpp"
@@ -44,7 +48,40 @@ inline double divergence_energy_bound(double initial_energy, double weight, doub
   return std::abs(initial_energy) + 10.0 * weight * length + 1e-3 * std::abs(initial_energy);
 }
 
-template <class Probe>
+// What the recorder reads of a sample's evaluation.
+template <class O>
+concept SampleObservation = requires(const O& o) {
+  { o.mechanical } -> std::convertible_to<double>;
+  { o.force_normalized } -> std::convertible_to<double>;
+  { o.indentation } -> std::convertible_to<double>;
+};
+
+namespace recorder_detail {
+// Stands for the recorder's sample loop in RecorderProbe: takes a sampler that
+// maps a State to an Observation (declared only: never called).
+template <class State, class Observation>
+struct SamplerUser {
+  template <class Sampler>
+    requires std::is_invocable_r_v<Observation, const Sampler&, const State&>
+  std::size_t operator()(const Sampler&) const;
+};
+}  // namespace recorder_detail
+
+// The probe contract (top of this file): the recorder and record_run take nothing else.
+template <class P>
+concept RecorderProbe =
+    SampleObservation<typename P::Observation> &&
+    requires(P& p, const P& cp, const typename P::State& s, const typename P::Observation& o, const double* times,
+             const typename P::State* states, std::size_t n, bool kept) {
+      { cp.initial_energy() } -> std::convertible_to<double>;
+      p.describe();
+      { p.with_sampler(recorder_detail::SamplerUser<typename P::State, typename P::Observation>{}) }
+          -> std::same_as<std::size_t>;
+      p.finish(kept);
+      requires requires { p.keep(0.0, s, o); } || requires { p.keep_states(times, states, n); };
+    };
+
+template <RecorderProbe Probe>
 class Recorder {
  public:
   using State = typename Probe::State;
@@ -210,7 +247,7 @@ inline const std::vector<double>& reused_output_grid(double duration, double int
 // probe: the one run pipeline of every system. Never throws on numerical
 // trouble: a blow-up comes back as stats.status == diverged, the trace ending
 // at the last sample within the energy bound.
-template <class System, class Probe>
+template <class System, RecorderProbe Probe>
 void record_run(const System& system, typename System::Vector x, const RunSettings& run, Probe& probe,
                 Trace& trace) {
   const auto start = std::chrono::steady_clock::now();

@@ -1,5 +1,6 @@
 // Single-impact restitution by integration, and its inversion by a bracketing root finder.
 #include "dropsim/sim/restitution.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <array>
 #include <boost/math/tools/toms748_solve.hpp>
@@ -82,8 +83,9 @@ double damping_factor(ContactLawKind kind, double cr, double v) {
     case ContactLawKind::gonthier: return (1.0 - cr * cr) / (cr * v);
     case ContactLawKind::carvalho_martins: return 1.5 * (1.0 - cr) * (11.0 - cr) / ((1.0 + 9.0 * cr) * v);
     case ContactLawKind::exact_restitution: return chi_times_speed_for_restitution(cr) / v;
-    default: throw std::logic_error("damping_factor: law " + std::string(to_string(kind)) + " takes no restitution");
+    default: break;
   }
+  check_failed(__FILE__, __LINE__, "damping_factor", "law " + std::string(to_string(kind)) + " takes no restitution");
 }
 
 double dissipation_for_restitution(ContactLawKind kind, double cr, double v) {

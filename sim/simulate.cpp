@@ -194,6 +194,7 @@ class DropProbe {
   const double tau_per_second_, spheres_per_weight_, initial_energy_;
   const bool bounds_chunks_;
 };
+static_assert(RecorderProbe<DropProbe>);
 
 }  // namespace
 

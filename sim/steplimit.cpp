@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "dropsim/sim/equilibrium.hpp"
 #include "dropsim/sim/format.hpp"
@@ -257,6 +258,18 @@ StepLimitReport multibody_step_limit(const MultibodyModel& model, const RunSetti
   out.measured_step = m.step;
   out.measured_at_cap = m.at_cap;
   return out;
+}
+
+DropMode drop_mode_at(const DropModel& model, double indentation) {
+  integrators::LinearSystem system = linearize_at_rest(model, indentation).linear_system();
+  // One mode, state (x, v): A = [0 1; -k/m -c/m].
+  const double omega = std::sqrt(-system.matrix()(1, 0));
+  const double damping_ratio = -system.matrix()(1, 1) / (2.0 * omega);
+  return {indentation, std::move(system), omega, damping_ratio};
+}
+
+DropModes drop_modes(const DropModel& model, const RunSettings& run) {
+  return {drop_mode_at(model, equilibrium_indentation(model)), drop_mode_at(model, peak_indentation(model, run))};
 }
 
 }  // namespace dropsim

@@ -1,6 +1,7 @@
 // Step limits of the drop: predicted from the one-mode linearisation, measured by bisection on the nonlinear run.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 
 #include <cmath>
@@ -60,6 +61,13 @@ struct StepLimitReport {
   bool linear_growth_unseen() const {
     return linear_ratio() > 1.02 && measured_linear_step <= 1.02 * predicted_linear_run_step;
   }
+  // Drop only: the measured limit lies between the peak and the equilibrium
+  // predictions, 2 % either way (both finite).
+  bool between_predictions() const {
+    const double lo = std::min(predicted_step, predicted_step_peak);
+    const double hi = std::max(predicted_step, predicted_step_peak);
+    return std::isfinite(hi) && measured_step >= 0.98 * lo && measured_step <= 1.02 * hi;
+  }
 
  private:
   double of_prediction(double step) const {
@@ -77,6 +85,23 @@ bool settles_with_step(const DropModel& model, const RunSettings& run, integrato
 // rest indentation, over max(duration, 500 periods): true when its mechanical
 // energy stays within 100 kick energies of where it started.
 bool linear_regime_bounded(const DropModel& model, const RunSettings& run, integrators::Method method, double h);
+
+// The drop's one mode linearised at rest at an indentation: from the
+// linearised system's stiffness and damping over the mass, the angular
+// frequency omega = sqrt(k / m) (rad/s) and the damping ratio c / (2 m omega).
+struct DropMode {
+  double indentation = 0.0;  // m
+  integrators::LinearSystem system;
+  double omega = 0.0;
+  double damping_ratio = 0.0;
+};
+DropMode drop_mode_at(const DropModel& model, double indentation);
+// Where the drop's step limits are predicted: at the equilibrium indentation
+// and at the run's peak indentation (peak_indentation()).
+struct DropModes {
+  DropMode equilibrium, peak;
+};
+DropModes drop_modes(const DropModel& model, const RunSettings& run);
 
 // Predicted (equilibrium and peak) and measured limits of one method. `peak`
 // is peak_indentation() of the scenario's own run (computed once per scenario).

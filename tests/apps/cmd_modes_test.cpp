@@ -26,6 +26,30 @@ TEST(ModesCommand, JsonCarriesTheInterfaceKeys) {
   EXPECT_EQ(j["free_motions"].size(), 1u);
 }
 
+// `scenario` is the scenario as analysed, defaults filled in: it names every
+// contact's law, and analysed again it gives the same modes.
+TEST(ModesCommand, JsonCarriesTheResolvedScenario) {
+  const CliResult c = dropsim("modes --json " + scenario_path("quadruped_two_limbs.json"));
+  ASSERT_EQ(c.exit_code, 0) << c.output();
+  const auto j = nlohmann::json::parse(c.out);
+  const auto& scenario = j["scenario"];
+  ASSERT_TRUE(scenario.is_object());
+  EXPECT_EQ(scenario["name"], j["name"]);
+  for (const auto& contact : scenario["contacts"]) {
+    EXPECT_TRUE(contact.contains("law")) << contact;
+    EXPECT_TRUE(contact.contains("count")) << contact;
+  }
+  const auto file = fresh_directory("modes-resolved") / "resolved.json";
+  std::ofstream(file) << scenario.dump();
+  const CliResult again = dropsim("modes --json " + file.string());
+  ASSERT_EQ(again.exit_code, 0) << again.output();
+  const auto k = nlohmann::json::parse(again.out);
+  ASSERT_EQ(k["modes"].size(), j["modes"].size());
+  for (std::size_t i = 0; i < j["modes"].size(); ++i)
+    EXPECT_EQ(k["modes"][i]["omega"].get<double>(), j["modes"][i]["omega"].get<double>()) << i;
+  EXPECT_EQ(k["scenario"], scenario);
+}
+
 TEST(ModesCommand, VerifyPassesOnTheBar) {
   const CliResult c = dropsim("modes --verify " + scenario_path("bar_two_supports.json"));
   EXPECT_EQ(c.exit_code, 0) << c.output();

@@ -1,6 +1,7 @@
 // The trace writer builds each file in memory it keeps per thread: no bytes of
 // an earlier file may reach a later one.
 #include "dropsim/io/hdf5_trace.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <gtest/gtest.h>
 
@@ -66,7 +67,7 @@ TEST(Hdf5Trace, StatesOnlyTraceIsWrittenOnlyOnceDerived) {
   dropsim::Trace states = dropsim::simulate(human.drop(), human.run);
   const std::string path = (scratch() / "states_only.h5").string();
   std::filesystem::remove(path);
-  EXPECT_THROW(dropsim::io::write_trace_hdf5(path, human, states), std::logic_error);
+  EXPECT_THROW(dropsim::io::write_trace_hdf5(path, human, states), dropsim::InternalError);
   EXPECT_FALSE(std::filesystem::exists(path));
   dropsim::derive_columns(human.drop(), states);
   dropsim::io::write_trace_hdf5(path, human, states);

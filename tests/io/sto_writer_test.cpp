@@ -1,6 +1,7 @@
 // OpenSim Storage export: header counts match the data, `time` first, values survive
 // the text round trip; `dropsim run --sto` writes one next to each HDF5 trace.
 #include "dropsim/io/sto_writer.hpp"
+#include "dropsim/integrators/check.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -83,7 +84,7 @@ TEST(StoWriter, RefusesATraceWithoutItsForceColumn) {
   Trace t = small_trace();
   t.force.clear();
   std::stringstream text;
-  EXPECT_THROW(io::write_trace_sto(text, "run_a", t), std::logic_error);
+  EXPECT_THROW(io::write_trace_sto(text, "run_a", t), InternalError);
 }
 
 TEST(StoWriter, ValuesSurviveTheRoundTrip) {

@@ -1,6 +1,8 @@
 // The drop engine against the paper's numbers, invariants and an independent integration.
 #include <gtest/gtest.h>
 
+#include "dropsim/sim/recorder.hpp"
+
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <cstdint>
@@ -348,6 +350,40 @@ TEST(StatesOnly, DerivedColumnsAreTheLawAtEveryRecordedState) {
   Trace multibody_like;
   multibody_like.nq = 7;
   EXPECT_THROW(derive_columns(paper_scenario("mouse_alpha-scaled").drop(), multibody_like), std::invalid_argument);
+}
+
+// The probe contract as a concept: a probe with every member passes, and one
+// that can neither keep a sample nor keep its states is refused at compile time.
+struct ProbeObservation {
+  double mechanical, force_normalized, indentation;
+};
+struct CompleteProbe {
+  using State = Eigen::Vector2d;
+  using Observation = ProbeObservation;
+  double initial_energy() const { return 0.0; }
+  void describe() {}
+  template <class F>
+  std::size_t with_sampler(F f) {
+    return f([](const State& x) { return Observation{x[0], x[1], x[0]}; });
+  }
+  void keep(double, const State&, const Observation&) {}
+  void finish(bool) {}
+};
+struct ProbeThatCannotKeep : CompleteProbe {
+  void keep() = delete;
+};
+struct ProbeWithoutEnergy : CompleteProbe {
+  double initial_energy() const = delete;
+};
+TEST(RecorderProbe, ConceptStatesTheContract) {
+  static_assert(RecorderProbe<CompleteProbe>);
+  static_assert(!RecorderProbe<ProbeThatCannotKeep>);
+  static_assert(!RecorderProbe<ProbeWithoutEnergy>);
+  // And the run of a complete probe through the recorder's own sampler loop counts its samples.
+  CompleteProbe probe;
+  EXPECT_EQ(probe.with_sampler([](const auto& sampler) {
+    return static_cast<std::size_t>(sampler(Eigen::Vector2d(3.0, 4.0)).force_normalized);
+  }), 4u);
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <limits>
 
 #include "dropsim/io/scenario.hpp"
 #include "dropsim/sim/equilibrium.hpp"
@@ -29,6 +31,39 @@ std::vector<std::string> paper_files() {
     if (e.path().extension() == ".json") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// The drop's mode where its limits are predicted, against the Hertz stiffness
+// computed here: k = n 1.5 Fe / x at equilibrium (n Fe = m g), omega^2 = k / m,
+// and a Hertz contact stiffens with depth, so the peak's omega is higher.
+TEST(DropModes, OmegaFromTheHertzStiffnessAtEquilibriumAndHigherAtThePeak) {
+  const auto s = io::load_scenario(std::string(DROPSIM_SOURCE_DIR) + "/scenarios/paper/human62_alpha-unscaled.json");
+  const DropModel& m = s.drop();
+  const DropModes modes = drop_modes(m, s.run);
+  const double x = modes.equilibrium.indentation;
+  EXPECT_NEAR(hertz_force(m.law.effective_modulus, m.law.radius, x) * m.spheres, m.mass * m.gravity,
+              1e-9 * m.mass * m.gravity);
+  const double k = m.spheres * 1.5 * (m.mass * m.gravity / m.spheres) / x;
+  EXPECT_NEAR(modes.equilibrium.omega, std::sqrt(k / m.mass), 1e-6 * std::sqrt(k / m.mass));
+  EXPECT_GT(modes.equilibrium.damping_ratio, 0.0);  // Hunt-Crossley damps
+  EXPECT_GT(modes.peak.indentation, x);
+  EXPECT_GT(modes.peak.omega, modes.equilibrium.omega);
+}
+
+// A measured limit counts as between the two predictions within 2 % of either end, and never where a
+// prediction is unconditional.
+TEST(StepLimitReport, BetweenPredictionsWithinTwoPerCent) {
+  StepLimitReport r;
+  r.predicted_step = 1e-3;
+  r.predicted_step_peak = 2e-3;
+  for (const auto& [measured, between] : {std::pair{1.5e-3, true}, std::pair{0.985e-3, true}, std::pair{0.97e-3, false},
+                                          std::pair{2.03e-3, true}, std::pair{2.05e-3, false}}) {
+    r.measured_step = measured;
+    EXPECT_EQ(r.between_predictions(), between) << measured;
+  }
+  r.predicted_step = std::numeric_limits<double>::infinity();
+  r.measured_step = 1.5e-3;
+  EXPECT_FALSE(r.between_predictions());
 }
 
 // Linearisation of one mode at equilibrium: n Fe = m g, K = n 1.5 Fe / x, C = n 1.5 alpha Fe (docs/physics.md#hertz-contact, #restitution, #coupled-contact-modes).
