@@ -1,4 +1,4 @@
-"""A 1 000-point sweep from Python: peak F/(Mg) of the human drop over mass and sphere radius (docs/python.md)."""
+"""A 1 000-point sweep from Python: peak F/(Mg) of the human drop over mass and dissipation (docs/python.md)."""
 import pathlib
 import sys
 
@@ -13,15 +13,15 @@ import dropsim
 base = pathlib.Path(__file__).resolve().parents[2] / "scenarios" / "paper" / "human62_alpha-unscaled.json"
 out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "sweep_from_python.png")
 
-# A Cartesian design of 40 masses x 25 sphere radii, as numpy arrays of one value per run.
-mass, radius = np.meshgrid(np.linspace(40.0, 120.0, 40), np.linspace(0.02, 0.05, 25), indexing="ij")
-rows = dropsim.sweep(base, {"/drop/mass": mass.ravel(), "/drop/radius": radius.ravel()})
+# A Cartesian design of 40 masses x 25 Hunt-Crossley dissipations, as numpy arrays of one value per run.
+mass, alpha = np.meshgrid(np.linspace(40.0, 120.0, 40), np.linspace(0.5, 5.0, 25), indexing="ij")
+rows = dropsim.sweep(base, {"/drop/mass": mass.ravel(), "/contact/scaled_from/dissipation": alpha.ravel()})
 assert (rows["status"] == 0).all(), "a run diverged"
 
 peak = rows["peak_force_normalized"].reshape(mass.shape)
 fig, ax = plt.subplots(figsize=(6, 4.5))
-image = ax.pcolormesh(mass, radius, peak, shading="auto")
-ax.set(xlabel="mass [kg]", ylabel="sphere radius [m]", title=f"peak F/(Mg), {peak.size} drops")
+image = ax.pcolormesh(mass, alpha, peak, shading="auto")
+ax.set(xlabel="mass [kg]", ylabel="dissipation alpha [s/m]", title=f"peak F/(Mg), {peak.size} drops")
 fig.colorbar(image, ax=ax, label="peak F/(Mg) [1]")
 fig.savefig(out, dpi=120)
 print(f"sweep: {peak.size} runs, peak F/(Mg) from {peak.min():.3f} to {peak.max():.3f}; wrote {out}")
