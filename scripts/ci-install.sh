@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 # The Python module too where the build has it (pybind11 found): it is installed beside the rest.
 targets=(dropsim)
-if cmake --build "$BUILD" --target help | grep -q '^\.\.\. dropsim_python$'; then targets+=(dropsim_python); fi
+if grep -qxF '... dropsim_python' <<<"$(cmake --build "$BUILD" --target help)"; then targets+=(dropsim_python); fi
 cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
