@@ -9,4 +9,5 @@ PYBIND11_MODULE(_dropsim, m) {
   bind_trace(m);
   bind_runs(m);
   bind_compare(m);
+  bind_modes(m);
 }

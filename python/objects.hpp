@@ -59,5 +59,6 @@ void bind_scenario(py::module_& m);
 void bind_trace(py::module_& m);
 void bind_runs(py::module_& m);
 void bind_compare(py::module_& m);
+void bind_modes(py::module_& m);
 
 }  // namespace dropsim::python
