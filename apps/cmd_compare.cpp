@@ -1,4 +1,5 @@
-// `dropsim compare A.h5 B.h5 [A2.h5 B2.h5 ...]`: align B on A's x grid and report how far the curves differ.
+// `dropsim compare A B [A2 B2 ...]`: align B on A's x grid and report how far the curves differ. Each side is
+// an HDF5 trace or an OpenSim storage file (.sto, .mot) whose column --label names.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -16,6 +17,7 @@ namespace {
 struct CompareOptions {
   std::vector<std::string> files;
   io::CurveSpec curve;
+  std::string label;  // the column of a storage file (default: --y)
   Tolerance tol;
   bool json = false;
 };
@@ -28,9 +30,8 @@ struct Pair {
 // Reads both curves of one pair and compares them; bad input throws InputError.
 Pair compare_pair(const std::string& a, const std::string& b, const CompareOptions& o) {
   H5::Exception::dontPrint();
-  const char* expected = "an HDF5 trace written by dropsim run";
-  const io::Curve ca = io::read_curve(io::open_hdf5_input(a, expected), a, o.curve);
-  const io::Curve cb = io::read_curve(io::open_hdf5_input(b, expected), b, o.curve);
+  const io::Curve ca = io::read_curve_file(a, o.curve, o.label);
+  const io::Curve cb = io::read_curve_file(b, o.curve, o.label);
   const io::ComparedPair r = io::compare_curve_pair(a, ca, b, cb, o.curve, o.tol);
   return {a, b, r.units, r.c};
 }
@@ -95,9 +96,13 @@ int compare_all(const CompareOptions& o) {
 void add_compare_command(CLI::App& app, Runner& run) {
   auto o = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand("compare", "compare traces: B interpolated onto A's x grid over their overlap");
-  cmd->add_option("files", o->files, "trace pairs: A.h5 B.h5 [A2.h5 B2.h5 ...]")->required()->expected(2, -1);
+  cmd->add_option("files", o->files, "pairs A B [A2 B2 ...], each an HDF5 trace or an OpenSim .sto/.mot file")
+      ->required()
+      ->expected(2, -1);
   cmd->add_option("--x", o->curve.x, "x axis: tau (default) or time")->check(CLI::IsMember({"tau", "time"}));
   cmd->add_option("--y", o->curve.y, "dataset: any 1-D one, or NAME[COLUMN] of a 2-D one (default force_normalized)");
+  cmd->add_option("--label", o->label,
+                  "column label of a .sto/.mot side (default: --y); its x is the column labelled as --x (time)");
   cmd->add_option("--atol", o->tol.atol, "absolute tolerance (default 1e-6)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--rtol", o->tol.rtol, "relative tolerance, times |A| (default 0)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", o->json, "print one JSON object");

@@ -22,8 +22,19 @@ struct CurveSpec {
 // the dataset.
 struct Curve {
   Series x, y;
+  // An OpenSim storage file states no units: its curve takes the other
+  // side's. With inDegrees=yes its column is in degrees where the other
+  // side's is an angle (rad, rad/s): it is converted to radians.
+  bool units_stated = true;
+  bool in_degrees = false;
 };
 Curve read_curve(const H5::H5File& file, const std::string& path, const CurveSpec& spec);
+
+// One side of `dropsim compare` from its file: an HDF5 trace, or an OpenSim
+// storage file (.sto, .mot) whose x is the column labelled spec.x and y the
+// column labelled `label` (spec.y where empty). Checked as read_curve checks;
+// InputError naming the file (and the line of a storage file).
+Curve read_curve_file(const std::string& path, const CurveSpec& spec, const std::string& label);
 
 // B against A on A's grid; throws InputError when the units differ or the
 // curves do not overlap. `a` and `b` name the files in messages.

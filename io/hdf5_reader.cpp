@@ -125,3 +125,50 @@ Series read_series(const H5::H5File& file, const std::string& path, const std::s
 }
 
 }  // namespace dropsim::io
+
+namespace dropsim::io {
+
+Table read_table(const H5::H5File& file, const std::string& path, const std::string& name) {
+  const std::string where = "/" + name;
+  H5::Exception::dontPrint();
+  try {
+    if (!dataset_exists(file, where)) throw InputError(path, where, "no such dataset in the trace");
+    H5::DataSet d = file.openDataSet(where);
+    if (d.getTypeClass() != H5T_FLOAT && d.getTypeClass() != H5T_INTEGER)
+      throw InputError(path, where, "dataset is not numeric");
+    H5::DataSpace space = d.getSpace();
+    const int rank = space.getSimpleExtentNdims();
+    if (rank < 1 || rank > 2) throw InputError(path, where, "dataset must be 1-D or 2-D (got rank " + std::to_string(rank) + ")");
+    hsize_t dims[2] = {0, 0};
+    space.getSimpleExtentDims(dims);
+    Table t;
+    t.units = d.attrExists("units") ? units_attribute(d, path, where) : "";
+    t.columns = rank == 2 ? dims[1] : 0;
+    t.values.resize(rank == 2 ? dims[0] * dims[1] : dims[0]);
+    if (!t.values.empty()) d.read(t.values.data(), H5::PredType::NATIVE_DOUBLE);
+    return t;
+  } catch (const H5::Exception& e) {
+    throw InputError(path, where, "cannot read: " + e.getDetailMsg());
+  }
+}
+
+RootAttributes read_root_attributes(const H5::H5File& file) {
+  RootAttributes out;
+  const H5::Group root = file.openGroup("/");
+  const int n = root.getNumAttrs();
+  for (int i = 0; i < n; ++i) {
+    const H5::Attribute a = root.openAttribute(static_cast<unsigned>(i));
+    const std::string name = a.getName();
+    const H5T_class_t type = a.getTypeClass();
+    if ((type == H5T_FLOAT || type == H5T_INTEGER) && a.getSpace().getSimpleExtentNdims() == 0) {
+      double v = 0.0;
+      a.read(H5::PredType::NATIVE_DOUBLE, &v);
+      out.numbers[name] = v;
+    } else if (type == H5T_STRING) {
+      if (auto text = single_text_attribute(root, name)) out.texts[name] = *text;
+    }
+  }
+  return out;
+}
+
+}  // namespace dropsim::io

@@ -3,6 +3,7 @@
 
 #include <H5Cpp.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,5 +39,22 @@ std::optional<std::string> single_text_attribute(const H5::H5Object& where, cons
 Series read_series(const std::string& path, const std::string& spec);
 // The same from a file already open; `path` names it in messages.
 Series read_series(const H5::H5File& file, const std::string& path, const std::string& spec);
+
+// A whole 1-D or 2-D numeric dataset ("contact_force", "energy/kinetic"),
+// row-major; columns is 0 for a 1-D one. InputError as read_series.
+struct Table {
+  std::string units;
+  std::size_t columns = 0;
+  std::vector<double> values;
+};
+Table read_table(const H5::H5File& file, const std::string& path, const std::string& name);
+
+// The attributes of the file's root group: the numeric scalars as numbers and
+// the single strings as text; others are passed over.
+struct RootAttributes {
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> texts;
+};
+RootAttributes read_root_attributes(const H5::H5File& file);
 
 }  // namespace dropsim::io

@@ -7,7 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-cmake --build "$BUILD" -j"$(nproc)" --target dropsim
+# The Python module too where the build has it (pybind11 found): it is installed beside the rest.
+targets=(dropsim)
+if grep -qxF '... dropsim_python' <<<"$(cmake --build "$BUILD" --target help)"; then targets+=(dropsim_python); fi
+cmake --build "$BUILD" -j"$(nproc)" --target "${targets[@]}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$BUILD" --prefix "$work/prefix" >/dev/null
@@ -29,4 +32,14 @@ if ldd "$work/example/own_contact_law" | grep -E -q 'hdf5|CLI'; then
 fi
 "$work/example/own_contact_law"
 [ -x "$work/prefix/bin/dropsim" ] || { echo "ci-install: dropsim was not installed" >&2; exit 1; }
+if [[ " ${targets[*]} " == *" dropsim_python "* ]]; then
+  # /usr/bin/python3 imports the installed package from the prefix's dist-packages and runs a drop with it.
+  site=$(find "$work/prefix" -type d -path '*dist-packages/dropsim' -printf '%h\n' | head -n 1)
+  [ -n "$site" ] || { echo "ci-install: the Python package dropsim was not installed" >&2; exit 1; }
+  PYTHONPATH="$site" /usr/bin/python3 -c "
+import dropsim, sys
+t = dropsim.run('scenarios/paper/mouse_alpha-scaled.json')
+assert t.summary['status'] == 'ok' and t['force_normalized'].base is t
+print('ci-install: installed Python module runs a drop from', dropsim.__file__)"
+fi
 echo "ci-install: installed dropsim::sim builds and runs in examples/ without HDF5, JSON or CLI11"
