@@ -212,8 +212,10 @@ std::vector<SimbodyTreeSample> simbody_tree_run(const ArticulatedModel& model, d
     }
     // Every moving body's force less its weight: what the contacts put on it.
     const Vector_<SpatialVec>& applied = system.getRigidBodyForces(s, Stage::Dynamics);
-    for (std::size_t b = 0; b < model.bodies.size(); ++b)
-      sample.contact_force += eigen(applied[bodies[b].getMobilizedBodyIndex()][1]) - model.bodies[b].mass * model.gravity;
+    for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+      sample.body_forces.push_back(eigen(applied[bodies[b].getMobilizedBodyIndex()][1]) - model.bodies[b].mass * model.gravity);
+      sample.contact_force += sample.body_forces.back();
+    }
     out.push_back(sample);
   }
   return out;

@@ -19,6 +19,7 @@ struct SimbodyTreeSample {
   double time = 0.0;
   Eigen::VectorXd q, u;
   Eigen::Vector3d contact_force = Eigen::Vector3d::Zero();
+  std::vector<Eigen::Vector3d> body_forces;  // per body of the model: the contacts' force on it (world)
 };
 
 // From each coordinate's default value and speed, sampled every `interval`
