@@ -100,6 +100,7 @@ void add_osim_command(CLI::App& app, Runner& run) {
   add_osim_scale(osim, run);
   add_osim_modes(osim, run);
   add_osim_drop(osim, run);
+  add_osim_run(osim, run);
   add_osim_scenario(osim, run);
 }
 

@@ -83,5 +83,6 @@ void add_osim_scale(CLI::App* osim, Runner& run);
 void add_osim_modes(CLI::App* osim, Runner& run);
 void add_osim_scenario(CLI::App* osim, Runner& run);
 void add_osim_drop(CLI::App* osim, Runner& run);
+void add_osim_run(CLI::App* osim, Runner& run);
 
 }  // namespace dropsim::app

@@ -133,6 +133,21 @@ double CoordinateFunction::derivative(double q) const {
   return scale_ * (b_[i] + d * (2.0 * c_[i] + 3.0 * d * e_[i]));
 }
 
+double CoordinateFunction::second_derivative(double q) const {
+  if (!polynomial_.empty()) {
+    double v = 0.0;
+    const std::size_t n = polynomial_.size();
+    for (std::size_t k = 0; k + 2 < n; ++k) {
+      const auto power = static_cast<double>(n - 1 - k);
+      v = v * q + power * (power - 1.0) * polynomial_[k];
+    }
+    return scale_ * v;
+  }
+  if (q < x_.front() || q > x_.back()) return 0.0;  // straight beyond the end knots
+  const auto i = static_cast<std::size_t>(segment(q));
+  return scale_ * (2.0 * c_[i] + 6.0 * (q - x_[i]) * e_[i]);
+}
+
 bool CoordinateFunction::is_constant() const {
   if (scale_ == 0.0) return true;
   if (polynomial_.empty()) return false;

@@ -31,6 +31,7 @@ class CoordinateFunction {
 
   double value(double q) const;
   double derivative(double q) const;  // d value / dq
+  double second_derivative(double q) const;  // d^2 value / dq^2 (0 beyond a spline's end knots)
   bool is_constant() const;          // does not depend on q
 
  private:
