@@ -1,11 +1,11 @@
 // The body tree's model: state layout, held coordinates, spatial inertias, checks.
 #include "dropsim/sim/tree/model.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
+#include "dropsim/sim/model_error.hpp"
+#include "dropsim/sim/rigid_inertia.hpp"
 
 namespace dropsim::tree {
 
@@ -13,14 +13,10 @@ namespace {
 
 void check_body(const ArticulatedBody& b) {
   if (!(b.mass >= 0.0) || !std::isfinite(b.mass))
-    throw std::invalid_argument("body " + b.name + ": mass " + std::to_string(b.mass) +
-                                " kg; the tree needs a finite mass, at least 0");
-  const Eigen::Matrix3d& i = b.inertia;
-  if (!i.allFinite() || (i - i.transpose()).norm() > 1e-12 * std::max(i.norm(), 1e-300))
-    throw std::invalid_argument("body " + b.name + ": inertia is not a finite symmetric matrix");
-  const Eigen::Vector3d principal = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(i).eigenvalues();
-  if (principal.minCoeff() < -1e-12 * std::max(principal.maxCoeff(), 1e-300))
-    throw std::invalid_argument("body " + b.name + ": inertia has a negative principal moment");
+    throw ModelError("body " + b.name + ": mass " + std::to_string(b.mass) + " kg; the tree needs a finite mass, at least 0");
+  if (!b.inertia.allFinite()) throw ModelError("body " + b.name + ": inertia is not finite");
+  if (const std::string defect = inertia_defect(b.inertia); !defect.empty())
+    throw ModelError("body " + b.name + ": the inertia cannot be simulated: " + defect);
 }
 
 }  // namespace
@@ -39,9 +35,9 @@ TreeModel::TreeModel(ArticulatedModel model) : source_(std::move(model)) {
   for (std::size_t j = 0; j < m.joints.size(); ++j) {
     const ArticulatedJoint& a = m.joints[j];
     if (a.child < 0 || a.child >= static_cast<int>(m.bodies.size()) || joint_of_body_[static_cast<std::size_t>(a.child)] >= 0)
-      throw std::invalid_argument("joint " + a.name + ": its child is not a body, or has a joint already");
+      throw ModelError("joint " + a.name + ": its child is not a body, or has a joint already");
     if (a.parent != ground_body && joint_of_body_[static_cast<std::size_t>(a.parent)] < 0)
-      throw std::invalid_argument("joint " + a.name + ": comes before the joint of its parent");
+      throw ModelError("joint " + a.name + ": comes before the joint of its parent");
     joint_of_body_[static_cast<std::size_t>(a.child)] = static_cast<int>(j);
     TreeJoint t;
     t.parent = a.parent;
@@ -53,7 +49,7 @@ TreeModel::TreeModel(ArticulatedModel model) : source_(std::move(model)) {
     const auto position_of = [&](const TransformAxis& axis) {
       if (axis.coordinate < 0) return -1;
       if (m.coordinates[static_cast<std::size_t>(axis.coordinate)].joint != static_cast<int>(j))
-        throw std::invalid_argument("joint " + a.name + ": an axis moves with coordinate " +
+        throw ModelError("joint " + a.name + ": an axis moves with coordinate " +
                                     m.coordinates[static_cast<std::size_t>(axis.coordinate)].name +
                                     " of another joint (a coupling the tree does not run)");
       const int speed = coordinate_speed_[static_cast<std::size_t>(axis.coordinate)];
@@ -73,8 +69,8 @@ TreeModel::TreeModel(ArticulatedModel model) : source_(std::move(model)) {
     if (a.parent != ground_body) parent[static_cast<std::size_t>(a.parent)] = true;
   for (std::size_t b = 0; b < m.bodies.size(); ++b) {
     if (m.bodies[b].mass == 0.0 && !parent[b])
-      throw std::invalid_argument("body " + m.bodies[b].name + ": massless and carrying no body (a singular mass matrix)");
-    if (joint_of_body_[b] < 0) throw std::invalid_argument("body " + m.bodies[b].name + ": no joint holds it");
+      throw ModelError("body " + m.bodies[b].name + ": massless and carrying no body (a singular mass matrix)");
+    if (joint_of_body_[b] < 0) throw ModelError("body " + m.bodies[b].name + ": no joint holds it");
   }
   double smallest = 0.0;
   for (const ContactPair& c : m.contacts)

@@ -35,7 +35,7 @@ struct TreeJoint {
 // Ball and Free joints would make nq > nu and change position_rate() alone.
 class TreeModel {
  public:
-  // Throws std::invalid_argument naming the element for a model the tree
+  // Throws ModelError naming the element for a model the tree
   // cannot run: a joint whose axis moves with another joint's coordinate, a
   // joint before its parent, a body whose mass is negative or not finite or
   // a massless leaf, an inertia that is not symmetric positive semi-definite.
