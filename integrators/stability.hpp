@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dropsim/integrators/fixed_step.hpp"
+#include "dropsim/integrators/check.hpp"
 #include "dropsim/integrators/integrate.hpp"
 #include "dropsim/integrators/system.hpp"
 
@@ -180,8 +181,8 @@ class ButcherStability {
                checked(table).a.data(), table.stages, table.stages)
                .cast<std::complex<double>>()),
         b_(Eigen::Map<const Eigen::VectorXd>(table.b.data(), table.stages).cast<std::complex<double>>()) {
-    if (!a_.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0))
-      throw std::logic_error(table.name + ": not a lower-triangular Butcher table");
+    DROPSIM_CHECK(a_.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().isZero(0.0),
+                  table.name + ": not a lower-triangular Butcher table");
   }
   // |R(z)|; +inf where not finite, so that no NaN passes for stable.
   double growth(std::complex<double> z) const {
@@ -194,8 +195,8 @@ class ButcherStability {
  private:
   static const ButcherTable& checked(const ButcherTable& table) {
     const auto n = static_cast<std::size_t>(std::max(table.stages, 0));
-    if (n == 0 || table.a.size() != n * n || table.b.size() != n)
-      throw std::logic_error(table.name + ": a Butcher table without its coefficients");
+    DROPSIM_CHECK(n != 0 && table.a.size() == n * n && table.b.size() == n,
+                  table.name + ": a Butcher table without its coefficients");
     return table;
   }
 

@@ -2,8 +2,6 @@
 // with (force_derivatives, jacobian) and friction's damping by speed.
 #include "dropsim/sim/multibody_system.hpp"
 
-#include "dropsim/sim/multibody_inverse_mass.hpp"
-
 #include <algorithm>
 #include <cmath>
 

@@ -2,8 +2,6 @@
 // Jacobian: multibody_jacobian.cpp).
 #include "dropsim/sim/multibody_system.hpp"
 
-#include "dropsim/sim/multibody_inverse_mass.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

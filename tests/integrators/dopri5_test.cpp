@@ -1,4 +1,4 @@
-// Dormand-Prince 5(4) as dropsim restates it (Dopri5Pair, integrators/embedded.hpp): odeint's
+// Dormand-Prince 5(4) as dropsim restates it (integrators/dopri5.hpp): odeint's
 // step and dense output to the bit, its output bounds, and the driver landing on an event.
 #include "dropsim/integrators/integrate.hpp"
 
