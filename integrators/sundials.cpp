@@ -24,10 +24,10 @@ std::string unavailable_message(std::string_view method) {
          "`bash scripts/install-peers.sh` (Debian's libsundials-dev), then build again";
 }
 
-ButcherTable find_butcher_table(Method method, std::string_view name) {
+std::optional<ButcherTable> find_butcher_table(Method method, std::string_view name) {
   for (const ButcherTable& t : butcher_tables(method))
     if (t.name == name) return t;
-  return {};
+  return std::nullopt;
 }
 
 ButcherTable butcher_table(Method method, int id) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,8 +44,8 @@ struct ButcherTable {
 };
 std::vector<ButcherTable> butcher_tables(Method method);  // empty without SUNDIALS
 ButcherTable default_butcher_table(Method method);        // throws std::invalid_argument without SUNDIALS
-// The table of that name for method, or nullopt-like id -1.
-ButcherTable find_butcher_table(Method method, std::string_view name);
+// The table of that name for method; none when method has no table of that name.
+std::optional<ButcherTable> find_butcher_table(Method method, std::string_view name);
 // The table a run of method uses: ARKODE's table number id, or the default for id -1.
 ButcherTable butcher_table(Method method, int id);
 

@@ -198,8 +198,6 @@ class ContactReader {
         if (!first.first || (second.first && j <= i) || body_of(first) == body_of(second)) continue;
         const OsimParameterSet &a = force.sets[first_set], &b = force.sets[second_set];
         const double ea = a.value("stiffness"), eb = b.value("stiffness");
-        const double share = sherman_share(ea, eb);
-        const auto mean = [](double x, double y) { return x + y == 0.0 ? 0.0 : 2.0 * x * y / (x + y); };
         ContactPair c;
         c.name = force.name + ":" + name_of(first) + "-" + name_of(second);
         c.sphere = first.second;
@@ -213,10 +211,10 @@ class ContactReader {
         }
         c.law.kind = ContactLawKind::hunt_crossley;
         c.law.effective_modulus = sherman_composite(ea, eb);
-        c.law.dissipation = share * a.value("dissipation") + (1.0 - share) * b.value("dissipation");
-        c.law.friction.static_coefficient = mean(a.value("static_friction"), b.value("static_friction"));
-        c.law.friction.dynamic_coefficient = mean(a.value("dynamic_friction"), b.value("dynamic_friction"));
-        c.law.friction.viscous_coefficient = mean(a.value("viscous_friction"), b.value("viscous_friction"));
+        c.law.dissipation = sherman_dissipation(ea, eb, a.value("dissipation"), b.value("dissipation"));
+        c.law.friction.static_coefficient = sherman_friction(a.value("static_friction"), b.value("static_friction"));
+        c.law.friction.dynamic_coefficient = sherman_friction(a.value("dynamic_friction"), b.value("dynamic_friction"));
+        c.law.friction.viscous_coefficient = sherman_friction(a.value("viscous_friction"), b.value("viscous_friction"));
         c.law.friction.transition_velocity = force.transition_velocity;
         check_friction(f, c.law.friction);
         force.contacts.push_back(static_cast<int>(model_.contacts.size()));

@@ -85,13 +85,13 @@ void parse_sundials_options(std::optional<ObjectReader>& r, const integrators::M
     if (info.method != Method::arkode_erk && info.method != Method::arkode_dirk)
       r->fail("butcher_table", "applies to arkode_erk and arkode_dirk only");
     const std::string table = *r->optional_string("butcher_table");
-    const integrators::ButcherTable found = integrators::find_butcher_table(info.method, table);
-    if (found.id < 0) {
+    const std::optional<integrators::ButcherTable> found = integrators::find_butcher_table(info.method, table);
+    if (!found) {
       std::string names;
       for (const auto& t : integrators::butcher_tables(info.method)) names += (names.empty() ? "" : ", ") + t.name;
       r->fail("butcher_table", "unknown " + std::string(info.name) + " table \"" + table + "\"; expected one of " + names);
     }
-    options.butcher_table = found.id;
+    options.butcher_table = found->id;
     out["butcher_table"] = table;
   }
 }

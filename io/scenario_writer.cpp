@@ -44,11 +44,22 @@ json body_json(const Body& b) {
   return out;
 }
 
+// The inverse of parse_contact_law (io/contact_spec.cpp) for every law.
 void law_json(const ContactLaw& law, json& entry) {
   entry["law"] = std::string(to_string(law.kind));
-  entry["stiffness"] = law.effective_modulus;
-  entry["combining"] = "none";
-  entry["dissipation"] = law.dissipation;
+  if (!hertz_family(law.kind)) {
+    entry["stiffness"] = law.stiffness;
+    if (law.kind == ContactLawKind::linear_damped) entry["damping"] = law.damping;
+  } else {
+    entry["stiffness"] = law.effective_modulus;
+    entry["combining"] = "none";
+    if (restitution_parameterised(law.kind)) {
+      entry["restitution"] = law.restitution;
+      entry["impact_speed"] = law.impact_speed;
+    } else if (law.kind == ContactLawKind::hunt_crossley || law.kind == ContactLawKind::smooth_hunt_crossley) {
+      entry["dissipation"] = law.dissipation;
+    }
+  }
   if (law.kind == ContactLawKind::smooth_hunt_crossley) {
     entry["cf"] = law.cf;
     entry["bd"] = law.bd;

@@ -17,6 +17,13 @@ double sherman_share(double e1, double e2) {
   return k2 / (k1 + k2);
 }
 
+double sherman_dissipation(double e1, double e2, double c1, double c2) {
+  const double s1 = sherman_share(e1, e2);
+  return s1 * c1 + (1.0 - s1) * c2;
+}
+
+double sherman_friction(double mu1, double mu2) { return mu1 + mu2 == 0.0 ? 0.0 : 2.0 * mu1 * mu2 / (mu1 + mu2); }
+
 double sherman_composite(double e1, double e2) {
   const double k1 = std::cbrt(e1 * e1);
   const double s1k1 = sherman_share(e1, e2) * k1;

@@ -29,6 +29,13 @@ double sherman_composite(double e1, double e2);
 // Simbody's share of surface 1 in the combined properties: s1 = k2 / (k1 + k2).
 double sherman_share(double e1, double e2);
 
+// Simbody's pair dissipation docs/physics.md#combining-rules: c = s1 c1 + (1 - s1) c2.
+double sherman_dissipation(double e1, double e2, double c1, double c2);
+
+// Simbody's pair friction coefficient (static, dynamic or viscous) docs/physics.md#combining-rules:
+// 2 mu1 mu2 / (mu1 + mu2), 0 when both are 0.
+double sherman_friction(double mu1, double mu2);
+
 // Hertz between two spheres docs/physics.md#hertz-contact: they touch as one
 // sphere of R1 R2 / (R1 + R2) on a plane (0 for two points).
 double sphere_pair_radius(double r1, double r2);

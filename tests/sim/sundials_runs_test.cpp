@@ -217,7 +217,7 @@ TEST_F(SundialsRuns, StepLimitUsesTheScenariosButcherTable) {
   RunSettings run = s.run;
   run.integrator.method = Method::arkode_erk;
   run.integrator.sundials.butcher_table =
-      integrators::find_butcher_table(Method::arkode_erk, "ARKODE_DORMAND_PRINCE_7_4_5").id;
+      integrators::find_butcher_table(Method::arkode_erk, "ARKODE_DORMAND_PRINCE_7_4_5").value().id;
   ASSERT_GE(run.integrator.sundials.butcher_table, 0);
   const double peak = peak_indentation(s.drop(), s.run);
   const StepLimitReport erk = drop_step_limit(s.drop(), run, Method::arkode_erk, peak);
