@@ -96,6 +96,18 @@ void write_hdf5_file(const std::string& path, std::size_t expected_bytes,
   });
 }
 
+H5::Group untimed_group(H5::Group& parent, const char* name) {
+  const hid_t props = H5Pcreate(H5P_GROUP_CREATE);
+  if (props < 0 || H5Pset_obj_track_times(props, false) < 0)
+    throw H5::PropListIException("H5Pset_obj_track_times", "cannot turn off modification times");
+  const hid_t id = H5Gcreate2(parent.getId(), name, H5P_DEFAULT, props, H5P_DEFAULT);
+  H5Pclose(props);
+  if (id < 0) throw H5::GroupIException("H5Gcreate2", std::string("cannot create group ") + name);
+  H5::Group group(id);  // takes a reference of its own
+  H5Gclose(id);
+  return group;
+}
+
 H5::DSetCreatPropList untimed_dataset() {
   H5::DSetCreatPropList props;
   if (H5Pset_obj_track_times(props.getId(), false) < 0)
